@@ -1,0 +1,29 @@
+#include "config.h"
+
+#include "error.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int bm_error(char **err, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	if (vasprintf(err, fmt, ap) < 0)
+		*err = xstrdup("out of memory while formatting an error");
+	va_end(ap);
+	return -1;
+}
+
+void bm_error_prefix(char **err, const char *prefix)
+{
+	if (!err || !*err)
+		return;
+	char *s = xasprintf("%s: %s", prefix, *err);
+	free(*err);
+	*err = s;
+}

@@ -1,0 +1,46 @@
+#include "config.h"
+
+#include "events.h"
+
+#include <string.h>
+
+static const char *const names[BM_EV_COUNT] = {
+	[BM_EV_IR] = "Ir",
+	[BM_EV_DR] = "Dr",
+	[BM_EV_DW] = "Dw",
+	[BM_EV_I1MR] = "I1mr",
+	[BM_EV_D1MR] = "D1mr",
+	[BM_EV_D1MW] = "D1mw",
+	[BM_EV_ILMR] = "ILmr",
+	[BM_EV_DLMR] = "DLmr",
+	[BM_EV_DLMW] = "DLmw",
+	[BM_EV_BC] = "Bc",
+	[BM_EV_BCM] = "Bcm",
+	[BM_EV_BI] = "Bi",
+	[BM_EV_BIM] = "Bim",
+	[BM_EV_SYSCOUNT] = "sysCount",
+	[BM_EV_SYSTIME] = "sysTime",
+	[BM_EV_SYSCPUTIME] = "sysCpuTime",
+};
+
+const char *events_name(enum bm_event ev)
+{
+	return (unsigned)ev < BM_EV_COUNT ? names[ev] : "?";
+}
+
+int events_lookup(const char *name)
+{
+	for (int i = 0; i < BM_EV_COUNT; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int events_add(struct bm_events *dst, const struct bm_events *src)
+{
+	for (int i = 0; i < BM_EV_COUNT; i++)
+		if (__builtin_add_overflow(dst->v[i], src->v[i], &dst->v[i]))
+			return -1;
+	dst->present |= src->present;
+	return 0;
+}

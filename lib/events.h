@@ -1,0 +1,51 @@
+/* The events bm knows by name: what callgrind counts with cache simulation
+ * (Ir ... DLmw), branch simulation (Bc ... Bim) and --collect-systime
+ * (sysCount, sysTime, sysCpuTime).  A set of measured events is an array of
+ * BM_EV_COUNT counters plus a mask of those that were actually collected,
+ * so that "not measured" and "measured zero" stay distinct. */
+#ifndef BM_EVENTS_H
+#define BM_EVENTS_H
+
+#include <stdint.h>
+
+enum bm_event {
+	BM_EV_IR,
+	BM_EV_DR,
+	BM_EV_DW,
+	BM_EV_I1MR,
+	BM_EV_D1MR,
+	BM_EV_D1MW,
+	BM_EV_ILMR,
+	BM_EV_DLMR,
+	BM_EV_DLMW,
+	BM_EV_BC,
+	BM_EV_BCM,
+	BM_EV_BI,
+	BM_EV_BIM,
+	BM_EV_SYSCOUNT,
+	BM_EV_SYSTIME,    /* wall nanoseconds spent in system calls */
+	BM_EV_SYSCPUTIME, /* CPU nanoseconds spent in system calls */
+	BM_EV_COUNT
+};
+
+struct bm_events {
+	uint64_t v[BM_EV_COUNT];
+	uint32_t present; /* bit (1u << ev) set when ev was collected */
+};
+
+/* The callgrind name of ev ("Ir", "sysCount", ...). */
+const char *events_name(enum bm_event ev);
+
+/* The event called name, or -1 when bm does not know it. */
+int events_lookup(const char *name);
+
+static inline int events_has(const struct bm_events *e, enum bm_event ev)
+{
+	return (e->present >> ev) & 1u;
+}
+
+/* Adds src into dst (the union of what was collected); returns -1 on
+ * 64-bit overflow, leaving dst unspecified. */
+int events_add(struct bm_events *dst, const struct bm_events *src);
+
+#endif

@@ -1,0 +1,59 @@
+#include "config.h"
+
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *progname = "bm";
+static int quiet;
+
+void log_set_progname(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+	progname = slash ? slash + 1 : argv0;
+}
+
+const char *log_progname(void)
+{
+	return progname;
+}
+
+void log_set_quiet(int q)
+{
+	quiet = q;
+}
+
+static void vlog(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vlog("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,18 @@
+/* Messages from bm's command-line tools to stderr, prefixed with the
+ * program's name: "bm-profile: cannot open 'x': No such file or directory".
+ * Results go to stdout; only main() decides to exit. */
+#ifndef BM_LOG_H
+#define BM_LOG_H
+
+/* Sets the name messages are prefixed with (the basename of argv0). */
+void log_set_progname(const char *argv0);
+const char *log_progname(void);
+
+/* Silences log_info (for --quiet). */
+void log_set_quiet(int quiet);
+
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

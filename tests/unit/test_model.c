@@ -1,0 +1,100 @@
+#include "config.h"
+
+#include "model.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static struct bm_events full(uint64_t ir, uint64_t dr, uint64_t dw, uint64_t i1, uint64_t d1r,
+			     uint64_t d1w, uint64_t ill, uint64_t dllr, uint64_t dllw)
+{
+	struct bm_events e = {.present = (1u << (BM_EV_DLMW + 1)) - 1};
+	e.v[BM_EV_IR] = ir;
+	e.v[BM_EV_DR] = dr;
+	e.v[BM_EV_DW] = dw;
+	e.v[BM_EV_I1MR] = i1;
+	e.v[BM_EV_D1MR] = d1r;
+	e.v[BM_EV_D1MW] = d1w;
+	e.v[BM_EV_ILMR] = ill;
+	e.v[BM_EV_DLMR] = dllr;
+	e.v[BM_EV_DLMW] = dllw;
+	return e;
+}
+
+START_TEST(cycles_follow_the_three_level_formula)
+{
+	/* accesses 160, L1 misses 16, LL misses 4: 144*1 + 12*5 + 4*35 */
+	struct bm_events e = full(100, 40, 20, 2, 10, 4, 1, 2, 1);
+	uint64_t cycles;
+	ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, NULL), 0);
+	ck_assert_uint_eq(cycles, 144 + 60 + 140);
+	ck_assert_uint_eq(model_missing(&model_v1, &e), 0);
+}
+END_TEST
+
+START_TEST(system_calls_never_enter_cycles)
+{
+	struct bm_events a = full(1000, 300, 200, 5, 6, 7, 1, 2, 3), b = a;
+	b.v[BM_EV_SYSCOUNT] = 12;
+	b.v[BM_EV_SYSTIME] = 200000000;
+	b.v[BM_EV_SYSCPUTIME] = 5000;
+	b.present |= 1u << BM_EV_SYSCOUNT | 1u << BM_EV_SYSTIME | 1u << BM_EV_SYSCPUTIME;
+	uint64_t ca, cb;
+	ck_assert_int_eq(model_cycles(&model_v1, &a, &ca, NULL), 0);
+	ck_assert_int_eq(model_cycles(&model_v1, &b, &cb, NULL), 0);
+	ck_assert_uint_eq(ca, cb);
+}
+END_TEST
+
+START_TEST(time_and_speed_use_the_fixed_frequency)
+{
+	ck_assert(fabs(model_time_s(&model_v1, 3000000000ull) - 1.0) < 1e-12);
+	ck_assert(fabs(model_speed(&model_v1, 3000) - 1e6) < 1e-6);
+	ck_assert(model_speed(&model_v1, 0) == 0.0);
+	ck_assert(model_v1.frequency_hz == 3.0e9);
+}
+END_TEST
+
+START_TEST(without_cache_simulation_every_access_is_a_hit)
+{
+	struct bm_events e = {.present = 1u << BM_EV_IR};
+	e.v[BM_EV_IR] = 777;
+	uint64_t cycles;
+	ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, NULL), 0);
+	ck_assert_uint_eq(cycles, 777);
+	ck_assert(model_missing(&model_v1, &e) & (1u << BM_EV_D1MR));
+}
+END_TEST
+
+START_TEST(contradictory_counts_are_rejected)
+{
+	struct bm_events e = full(10, 0, 0, 11, 0, 0, 0, 0, 0);
+	uint64_t cycles;
+	char *err = NULL;
+	ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, &err), -1);
+	ck_assert_str_eq(err, "inconsistent events: 11 L1 misses but only 10 accesses");
+	free(err);
+	e = full(10, 0, 0, 1, 0, 0, 2, 0, 0);
+	ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, &err), -1);
+	ck_assert_str_eq(err, "inconsistent events: 2 LL misses but only 1 L1 misses");
+	free(err);
+	e = full(UINT64_MAX, 1, 0, 0, 0, 0, 0, 0, 0);
+	ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, &err), -1);
+	ck_assert_str_eq(err, "event counts overflow 64 bits");
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("bm-model/1");
+	tcase_add_test(tc, cycles_follow_the_three_level_formula);
+	tcase_add_test(tc, system_calls_never_enter_cycles);
+	tcase_add_test(tc, time_and_speed_use_the_fixed_frequency);
+	tcase_add_test(tc, without_cache_simulation_every_access_is_a_hit);
+	tcase_add_test(tc, contradictory_counts_are_rejected);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
