@@ -25,6 +25,7 @@ void log_set_quiet(int q)
 	quiet = q;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void vlog(const char *kind, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", progname, kind);
