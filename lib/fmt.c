@@ -1,0 +1,60 @@
+#include "config.h"
+
+#include "fmt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+char *fmt_count(char buf[FMT_SIZE], uint64_t n)
+{
+	char digits[24];
+	int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+	size_t o = 0;
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Three significant digits with the given unit. */
+static char *scaled(char buf[FMT_SIZE], double v, const char *unit)
+{
+	int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+	snprintf(buf, FMT_SIZE, "%.*f %s", decimals, v, unit);
+	return buf;
+}
+
+char *fmt_seconds(char buf[FMT_SIZE], double s)
+{
+	if (s < 1e-6)
+		return scaled(buf, s * 1e9, "ns");
+	if (s < 1e-3)
+		return scaled(buf, s * 1e6, "us");
+	if (s < 1)
+		return scaled(buf, s * 1e3, "ms");
+	return scaled(buf, s, "s");
+}
+
+char *fmt_ns(char buf[FMT_SIZE], uint64_t ns)
+{
+	if (ns < 1000) {
+		snprintf(buf, FMT_SIZE, "%llu ns", (unsigned long long)ns);
+		return buf;
+	}
+	return fmt_seconds(buf, (double)ns / 1e9);
+}
+
+char *fmt_rate(char buf[FMT_SIZE], double r)
+{
+	static const char *const units[] = {"/s", "k/s", "M/s", "G/s", "T/s"};
+	size_t u = 0;
+	while (r >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
+		r /= 1000;
+		u++;
+	}
+	snprintf(buf, FMT_SIZE, "%.4g %s", r, units[u]);
+	return buf;
+}

@@ -1,0 +1,20 @@
+/* Numbers for people: thousands separators, durations and rates with
+ * units.  Each writes into a caller's buffer of FMT_SIZE bytes and
+ * returns it, so that several can appear in one printf. */
+#ifndef BM_FMT_H
+#define BM_FMT_H
+
+#include <stdint.h>
+
+#define FMT_SIZE 32
+
+/* 1234567 -> "1,234,567" */
+char *fmt_count(char buf[FMT_SIZE], uint64_t n);
+/* seconds -> "812 ns", "39.3 us", "1.12 ms", "2.50 s" */
+char *fmt_seconds(char buf[FMT_SIZE], double seconds);
+/* nanoseconds -> as fmt_seconds */
+char *fmt_ns(char buf[FMT_SIZE], uint64_t ns);
+/* executions per second -> "25.42 k/s", "1.234 M/s", "950.0 /s" */
+char *fmt_rate(char buf[FMT_SIZE], double per_second);
+
+#endif

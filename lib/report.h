@@ -1,0 +1,145 @@
+/* The report: what one bm-run (or bm-profile --json) measured, in the
+ * schema "bm-report/1" (SPEC section 5).  This module holds the report in
+ * memory and converts it to and from JSON with Jansson.  Fields are added,
+ * never renamed, within a schema version; a reader ignores fields it does
+ * not know.
+ *
+ * Ownership: every pointer in these structs is owned by the report and
+ * freed by report_release; strings are NUL-terminated and may be NULL
+ * where the comment says "or NULL" (written as JSON null). */
+#ifndef BM_REPORT_H
+#define BM_REPORT_H
+
+#include "events.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_SCHEMA "bm-report/1"
+
+enum bm_status { BM_STATUS_OK, BM_STATUS_FAILED, BM_STATUS_SKIPPED };
+
+/* One caller of a syscall-making function: how often it called it and the
+ * system-call cost that went through those calls. */
+struct bm_syscall_caller {
+	char *function;
+	uint64_t calls, count, wall_ns, cpu_ns;
+};
+
+/* A function in which system calls happened (usually a libc wrapper such
+ * as read or nanosleep), with its own system-call cost. */
+struct bm_syscall_function {
+	char *function;
+	uint64_t count, wall_ns, cpu_ns;
+	struct bm_syscall_caller *callers;
+	size_t ncallers;
+};
+
+/* System calls of one benchmark: never part of cycles, time or speed. */
+struct bm_syscalls {
+	uint64_t count, wall_ns, cpu_ns;
+	struct bm_syscall_function *by_function;
+	size_t nby_function;
+};
+
+struct bm_benchmark {
+	char *id;    /* "suite::name[tag]" */
+	char *suite; /* or NULL */
+	char *name;
+	char *tag;   /* or NULL */
+	enum bm_status status;
+	char *reason; /* why it failed or was skipped, or NULL */
+	/* The numbers; meaningful only when status is BM_STATUS_OK. */
+	struct bm_events events;
+	uint64_t cycles;
+	double time_s, speed;
+	struct bm_syscalls syscalls;
+	json_t *profile; /* the profile object as bm-profile builds it, or NULL */
+};
+
+struct bm_cache_geometry {
+	uint64_t size, assoc, line;
+};
+
+struct bm_report_model {
+	char *id; /* "bm-model/1" */
+	double frequency_hz;
+	uint64_t l1_hit, ll_hit, ram;          /* weights */
+	struct bm_cache_geometry i1, d1, ll; /* all zero when unknown */
+};
+
+struct bm_commit {
+	char *sha;
+	char *timestamp; /* committer time, RFC 3339, or NULL */
+	char **ancestors; /* first-parent ancestry, nearest first */
+	size_t nancestors;
+};
+
+struct bm_pull_request {
+	long number;
+	char *base_branch; /* or NULL */
+};
+
+struct bm_context {
+	char *compiler, *os, *arch; /* the platform; each or NULL */
+	char *host;                 /* or NULL */
+	char *branch;               /* or NULL */
+	struct bm_commit *commit;   /* or NULL */
+	struct bm_pull_request *pr; /* or NULL */
+};
+
+struct bm_report {
+	char *run_id;     /* a UUID */
+	char *created_at; /* RFC 3339, UTC */
+	char *tool_name, *tool_version;
+	char *valgrind; /* Valgrind's version, or NULL */
+	struct bm_report_model model;
+	struct bm_context context;
+	char *binary_path, *build_id; /* each or NULL */
+	struct bm_benchmark *benchmarks;
+	size_t nbenchmarks, benchmarks_alloc;
+};
+
+/* Sets r up empty: a fresh run_id and created_at, no benchmarks. */
+void report_init(struct bm_report *r);
+/* Frees everything r holds; r itself stays (re-init before reuse). */
+void report_release(struct bm_report *r);
+
+/* Frees what s holds and zeroes it (report_release does this for the
+ * benchmarks it owns). */
+void syscalls_release(struct bm_syscalls *s);
+
+/* Appends a zeroed benchmark owned by r and returns it; the pointer is
+ * valid until the next report_add_benchmark. */
+struct bm_benchmark *report_add_benchmark(struct bm_report *r);
+
+/* Sets b's id and derives suite, name and tag from it: "s::n[t]" gives
+ * suite "s", name "n", tag "t"; without "::" the suite is NULL, without a
+ * trailing "[...]" the tag is NULL. */
+void benchmark_set_id(struct bm_benchmark *b, const char *id);
+
+/* The JSON of r (a new reference). */
+json_t *report_to_json(const struct bm_report *r);
+
+/* Writes r as indented JSON to path ("-" is standard output).  A file is
+ * written to a temporary name beside it and renamed into place, so a
+ * failure leaves no half-written report.  Returns 0, or -1 with *err set. */
+int report_write_file(const struct bm_report *r, const char *path, char **err);
+
+/* Fills r (which must be released or uninitialised) from j.  Rejects a
+ * schema other than bm-report/1 and missing or mistyped required fields
+ * with a message naming the field, e.g. "benchmarks[2].cycles: expected a
+ * non-negative integer".  On error r is left empty (released). */
+int report_from_json(const json_t *j, struct bm_report *r, char **err);
+
+/* Reads and validates a report file ("-" is standard input).  Errors are
+ * prefixed with the path. */
+int report_read_file(const char *path, struct bm_report *r, char **err);
+
+/* A random (version 4) UUID, newly allocated. */
+char *report_new_uuid(void);
+/* The current time as RFC 3339 UTC ("2026-11-22T10:00:00Z"), newly allocated. */
+char *report_now_rfc3339(void);
+
+#endif

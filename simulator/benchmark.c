@@ -1,0 +1,87 @@
+#include "config.h"
+
+#include "benchmark.h"
+
+#include "profile_json.h"
+#include "syscalls.h"
+#include "xalloc.h"
+
+#include <string.h>
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+char *benchmark_name_of(const struct bm_profile *p)
+{
+	const char *t = p->trigger;
+	static const char request[] = "Client Request:";
+	if (t && strncmp(t, request, sizeof request - 1) == 0) {
+		t += sizeof request - 1;
+		while (*t == ' ')
+			t++;
+		if (*t)
+			return xstrdup(t);
+	}
+	if (t && strcmp(t, "Program termination") == 0 && p->cmd && *p->cmd) {
+		/* The program is the first word of the command line. */
+		const char *cmd = p->cmd;
+		while (*cmd == ' ')
+			cmd++;
+		size_t len = strcspn(cmd, " ");
+		char *prog = xstrndup(cmd, len);
+		char *name = xstrdup(basename_of(prog));
+		free(prog);
+		return name;
+	}
+	const char *colon = t ? strstr(t, ": ") : NULL;
+	if (colon && colon[2])
+		return xstrdup(colon + 2);
+	return xstrdup(basename_of(p->source));
+}
+
+void benchmark_fill(struct bm_benchmark *b, const struct bm_profile *p, const struct bm_model *m,
+		    int with_profile)
+{
+	b->status = BM_STATUS_OK;
+	b->events = p->total;
+	b->cycles = p->cycles;
+	b->time_s = model_time_s(m, p->cycles);
+	b->speed = model_speed(m, p->cycles);
+	syscalls_from_profile(p, &b->syscalls);
+	if (with_profile)
+		b->profile = profile_to_json(p);
+}
+
+static int known(const struct model_cache *c)
+{
+	return c->size != 0;
+}
+
+void benchmark_fill_model(struct bm_report_model *out, const struct bm_model *m,
+			  const struct bm_profile *p)
+{
+	out->id = xstrdup(m->id);
+	out->frequency_hz = m->frequency_hz;
+	out->l1_hit = m->l1_hit;
+	out->ll_hit = m->ll_hit;
+	out->ram = m->ram;
+	const struct model_cache *i1 = p && known(&p->i1) ? &p->i1 : &m->i1;
+	const struct model_cache *d1 = p && known(&p->d1) ? &p->d1 : &m->d1;
+	const struct model_cache *ll = p && known(&p->ll) ? &p->ll : &m->ll;
+	out->i1 = (struct bm_cache_geometry){i1->size, i1->assoc, i1->line};
+	out->d1 = (struct bm_cache_geometry){d1->size, d1->assoc, d1->line};
+	out->ll = (struct bm_cache_geometry){ll->size, ll->assoc, ll->line};
+}
+
+static int same(const struct model_cache *a, const struct model_cache *b)
+{
+	return !known(a) || (a->size == b->size && a->assoc == b->assoc && a->line == b->line);
+}
+
+int benchmark_geometry_matches(const struct bm_model *m, const struct bm_profile *p)
+{
+	return same(&p->i1, &m->i1) && same(&p->d1, &m->d1) && same(&p->ll, &m->ll);
+}

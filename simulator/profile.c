@@ -1,0 +1,458 @@
+/* Building profiles from callgrind parts; the contract is in profile.h.
+ *
+ * The loader is a cg_sink: it maps the parser's name indices to the
+ * profile's own strings once per name, caches the function of the last
+ * cost line (consecutive lines nearly always share it), and accumulates
+ * self costs per function and per (function, file, line), and inclusive
+ * costs per call edge.  When a part ends, profile_finish derives inclusive
+ * costs per function and cycles everywhere. */
+#include "config.h"
+
+#include "profile.h"
+
+#include "callgrind.h"
+#include "error.h"
+#include "idmap.h"
+#include "strpool.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct bm_profile *profile_new(const struct cg_part *part)
+{
+	struct bm_profile *p = xcalloc(1, sizeof *p);
+	p->source = xstrdup(part->path);
+	p->trigger = part->trigger ? xstrdup(part->trigger) : NULL;
+	p->cmd = part->cmd ? xstrdup(part->cmd) : NULL;
+	p->creator = part->creator ? xstrdup(part->creator) : NULL;
+	p->pid = part->pid;
+	p->part = part->part;
+	p->thread = part->thread;
+	p->i1 = (struct model_cache){part->i1.size, part->i1.assoc, part->i1.line};
+	p->d1 = (struct model_cache){part->d1.size, part->d1.assoc, part->d1.line};
+	p->ll = (struct model_cache){part->ll.size, part->ll.assoc, part->ll.line};
+	p->nevents = part->nevents;
+	p->events = xcalloc(part->nevents, sizeof *p->events);
+	p->event_ids = xcalloc(part->nevents, sizeof *p->event_ids);
+	for (size_t i = 0; i < part->nevents; i++) {
+		p->events[i] = xstrdup(part->events[i]);
+		p->event_ids[i] = events_lookup(part->events[i]);
+	}
+	p->totals = xcalloc(part->nevents, sizeof *p->totals);
+	p->strings = strpool_new();
+	p->fn_index = idmap_new();
+	p->call_index = idmap_new();
+	p->line_index = idmap_new();
+	return p;
+}
+
+void profile_free(struct bm_profile *p)
+{
+	if (!p)
+		return;
+	free(p->source);
+	free(p->trigger);
+	free(p->cmd);
+	free(p->creator);
+	for (size_t i = 0; i < p->nevents; i++)
+		free(p->events[i]);
+	free(p->events);
+	free(p->event_ids);
+	free(p->totals);
+	free(p->fns);
+	free(p->fn_self);
+	free(p->fn_inclusive);
+	free(p->calls);
+	free(p->call_cost);
+	free(p->lines);
+	free(p->line_cost);
+	strpool_free(p->strings);
+	idmap_free(p->fn_index);
+	idmap_free(p->call_index);
+	idmap_free(p->line_index);
+	free(p);
+}
+
+const char *profile_str(const struct bm_profile *p, uint32_t idx)
+{
+	const char *s = strpool_get(p->strings, idx);
+	return s ? s : "";
+}
+
+void profile_events(const struct bm_profile *p, const uint64_t *cost, struct bm_events *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < p->nevents; i++) {
+		int ev = p->event_ids[i];
+		if (ev >= 0) {
+			out->v[ev] = cost[i];
+			out->present |= 1u << ev;
+		}
+	}
+}
+
+int profile_column(const struct bm_profile *p, enum bm_event ev)
+{
+	for (size_t i = 0; i < p->nevents; i++)
+		if (p->event_ids[i] == (int)ev)
+			return (int)i;
+	return -1;
+}
+
+/* dst += src over n columns; -1 on overflow. */
+static int add_costs(uint64_t *dst, const uint64_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_add_overflow(dst[i], src[i], &dst[i]))
+			return -1;
+	return 0;
+}
+
+/* Grows a table of records and its cost array (n columns each) to hold
+ * one more entry, zeroing the new costs. */
+static void grow_table(void *records, size_t record_size, uint64_t **costs, size_t count,
+		       size_t *alloc, size_t ncols)
+{
+	if (count < *alloc)
+		return;
+	size_t old = *alloc;
+	xgrow(records, alloc, count + 1, record_size);
+	*costs = xreallocarray(*costs, *alloc, ncols * sizeof **costs);
+	memset(*costs + old * ncols, 0, (*alloc - old) * ncols * sizeof **costs);
+}
+
+static uint32_t fn_find_or_add(struct bm_profile *p, uint32_t object, uint32_t file, uint32_t name)
+{
+	uint32_t idx;
+	uint64_t key = (uint64_t)file << 32 | name;
+	if (idmap_lookup(p->fn_index, object, key, &idx))
+		return idx;
+	grow_table(&p->fns, sizeof *p->fns, &p->fn_self, p->nfns, &p->fns_alloc, p->nevents);
+	idx = (uint32_t)p->nfns++;
+	p->fns[idx] = (struct profile_fn){.object = object, .file = file, .name = name};
+	idmap_insert(p->fn_index, object, key, idx);
+	return idx;
+}
+
+static uint64_t *call_cost_of(struct bm_profile *p, uint32_t caller, uint32_t callee, uint64_t **count)
+{
+	uint32_t idx;
+	if (!idmap_lookup(p->call_index, caller, callee, &idx)) {
+		grow_table(&p->calls, sizeof *p->calls, &p->call_cost, p->ncalls, &p->calls_alloc,
+			   p->nevents);
+		idx = (uint32_t)p->ncalls++;
+		p->calls[idx] = (struct profile_call){.caller = caller, .callee = callee};
+		idmap_insert(p->call_index, caller, callee, idx);
+	}
+	*count = &p->calls[idx].count;
+	return p->call_cost + (size_t)idx * p->nevents;
+}
+
+static uint64_t *line_cost_of(struct bm_profile *p, uint32_t fn, uint32_t file, uint64_t line)
+{
+	uint32_t idx;
+	uint64_t key = (uint64_t)fn << 32 | file;
+	if (!idmap_lookup(p->line_index, key, line, &idx)) {
+		grow_table(&p->lines, sizeof *p->lines, &p->line_cost, p->nlines, &p->lines_alloc,
+			   p->nevents);
+		idx = (uint32_t)p->nlines++;
+		p->lines[idx] = (struct profile_line){.fn = fn, .file = file, .line = line};
+		idmap_insert(p->line_index, key, line, idx);
+	}
+	return p->line_cost + (size_t)idx * p->nevents;
+}
+
+static int cycles_of(const struct bm_profile *p, const struct bm_model *m, const uint64_t *cost,
+		     uint64_t *cycles, char **err)
+{
+	struct bm_events e;
+	profile_events(p, cost, &e);
+	return model_cycles(m, &e, cycles, err);
+}
+
+/* Derives inclusive costs, call counts and cycles from the accumulated
+ * self and call costs.  A function's inclusive cost is its self cost plus
+ * the cost of its calls to other functions: direct recursion (f calling f)
+ * is already inside the self cost and is not added again. */
+static int profile_finish(struct bm_profile *p, const struct bm_model *m, char **err)
+{
+	size_t ne = p->nevents;
+	free(p->fn_inclusive);
+	p->fn_inclusive = xcalloc(p->nfns ? p->nfns * ne : 1, sizeof *p->fn_inclusive);
+	if (p->nfns)
+		memcpy(p->fn_inclusive, p->fn_self, p->nfns * ne * sizeof *p->fn_inclusive);
+	for (size_t i = 0; i < p->nfns; i++)
+		p->fns[i].calls = 0;
+	for (size_t i = 0; i < p->ncalls; i++) {
+		struct profile_call *c = &p->calls[i];
+		if (c->caller == c->callee)
+			continue;
+		if (add_costs(p->fn_inclusive + (size_t)c->caller * ne, p->call_cost + i * ne, ne) < 0 ||
+		    __builtin_add_overflow(p->fns[c->callee].calls, c->count, &p->fns[c->callee].calls))
+			return bm_error(err, "%s: inclusive cost of '%s' does not fit in 64 bits", p->source,
+					profile_str(p, p->fns[c->caller].name));
+	}
+
+	char *why = NULL;
+	const char *what = "the totals";
+	const char *name = "";
+	if (cycles_of(p, m, p->totals, &p->cycles, &why) < 0)
+		goto fail;
+	profile_events(p, p->totals, &p->total);
+	what = "function";
+	for (size_t i = 0; i < p->nfns; i++) {
+		name = profile_str(p, p->fns[i].name);
+		if (cycles_of(p, m, p->fn_self + i * ne, &p->fns[i].self_cycles, &why) < 0 ||
+		    cycles_of(p, m, p->fn_inclusive + i * ne, &p->fns[i].inclusive_cycles, &why) < 0)
+			goto fail;
+	}
+	what = "call from";
+	for (size_t i = 0; i < p->ncalls; i++) {
+		name = profile_str(p, p->fns[p->calls[i].caller].name);
+		if (cycles_of(p, m, p->call_cost + i * ne, &p->calls[i].cycles, &why) < 0)
+			goto fail;
+	}
+	what = "a line of";
+	for (size_t i = 0; i < p->nlines; i++) {
+		name = profile_str(p, p->fns[p->lines[i].fn].name);
+		if (cycles_of(p, m, p->line_cost + i * ne, &p->lines[i].cycles, &why) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	bm_error(err, "%s: part %ld: %s%s%s%s: %s", p->source, p->part, what, *name ? " '" : "", name,
+		 *name ? "'" : "", why);
+	free(why);
+	return -1;
+}
+
+/* ---- loading: the cg_sink ---- */
+
+struct loader {
+	const struct bm_model *model;
+	struct bm_profile **parts;
+	size_t nparts, parts_alloc;
+	struct bm_profile *cur;
+	const struct cg_parser *parser;
+	uint32_t *map[CG_NAME_KINDS]; /* parser name index -> profile string, or CG_NO_NAME */
+	size_t map_len[CG_NAME_KINDS];
+	int systime_col;
+	uint64_t systime_ns;
+	int has_lines;
+	uint64_t scratch[CG_MAX_EVENTS];
+	struct cg_func last_fn;
+	uint32_t last_idx;
+	int have_last;
+};
+
+static uint32_t map_name(struct loader *l, enum cg_name_kind kind, uint32_t idx)
+{
+	if (idx == CG_NO_NAME)
+		return strpool_intern(l->cur->strings, "", 0);
+	if (idx >= l->map_len[kind]) {
+		size_t old = l->map_len[kind];
+		xgrow(&l->map[kind], &l->map_len[kind], (size_t)idx + 1, sizeof *l->map[kind]);
+		memset(l->map[kind] + old, 0xff, (l->map_len[kind] - old) * sizeof *l->map[kind]);
+	}
+	if (l->map[kind][idx] == CG_NO_NAME) {
+		const char *s = cg_parser_name(l->parser, kind, idx);
+		l->map[kind][idx] = strpool_intern(l->cur->strings, s, strlen(s));
+	}
+	return l->map[kind][idx];
+}
+
+static uint32_t map_fn_uncached(struct loader *l, const struct cg_func *f)
+{
+	uint32_t o = map_name(l, CG_OBJECT, f->object), fl = map_name(l, CG_FILE, f->file),
+		 n = map_name(l, CG_FUNCTION, f->name);
+	return fn_find_or_add(l->cur, o, fl, n);
+}
+
+/* The function of a cost line: usually the same as the last line's. */
+static uint32_t map_fn(struct loader *l, const struct cg_func *f)
+{
+	if (l->have_last && l->last_fn.object == f->object && l->last_fn.file == f->file &&
+	    l->last_fn.name == f->name)
+		return l->last_idx;
+	l->last_fn = *f;
+	l->last_idx = map_fn_uncached(l, f);
+	l->have_last = 1;
+	return l->last_idx;
+}
+
+/* The costs with sysTime converted to nanoseconds. */
+static const uint64_t *normalise(struct loader *l, const uint64_t *costs, char **err)
+{
+	if (l->systime_col < 0 || l->systime_ns == 1)
+		return costs;
+	memcpy(l->scratch, costs, l->cur->nevents * sizeof *costs);
+	if (__builtin_mul_overflow(costs[l->systime_col], l->systime_ns, &l->scratch[l->systime_col])) {
+		bm_error(err, "sysTime %llu does not fit in 64 bits as nanoseconds",
+			 (unsigned long long)costs[l->systime_col]);
+		return NULL;
+	}
+	return l->scratch;
+}
+
+static int overflow(char **err)
+{
+	return bm_error(err, "costs add up to more than 64 bits");
+}
+
+static int on_part_begin(void *ctx, const struct cg_part *part, char **err)
+{
+	struct loader *l = ctx;
+	(void)err;
+	l->cur = profile_new(part);
+	l->parser = part->parser;
+	for (int k = 0; k < CG_NAME_KINDS; k++)
+		if (l->map_len[k])
+			memset(l->map[k], 0xff, l->map_len[k] * sizeof *l->map[k]);
+	l->systime_col = profile_column(l->cur, BM_EV_SYSTIME);
+	l->systime_ns = part->systime_ns;
+	l->has_lines = (part->positions & CG_POS_LINE) != 0;
+	l->have_last = 0;
+	return 0;
+}
+
+static int on_cost(void *ctx, const struct cg_site *at, const uint64_t *costs, char **err)
+{
+	struct loader *l = ctx;
+	struct bm_profile *p = l->cur;
+	if (!(costs = normalise(l, costs, err)))
+		return -1;
+	uint32_t fn = map_fn(l, &at->fn);
+	if (add_costs(p->fn_self + (size_t)fn * p->nevents, costs, p->nevents) < 0)
+		return overflow(err);
+	if (l->has_lines && at->line) {
+		uint64_t *lc = line_cost_of(p, fn, map_name(l, CG_FILE, at->file), at->line);
+		if (add_costs(lc, costs, p->nevents) < 0)
+			return overflow(err);
+	}
+	return 0;
+}
+
+static int on_call(void *ctx, const struct cg_site *at, const struct cg_func *callee, uint64_t count,
+		   const uint64_t *costs, char **err)
+{
+	struct loader *l = ctx;
+	struct bm_profile *p = l->cur;
+	if (!(costs = normalise(l, costs, err)))
+		return -1;
+	uint32_t from = map_fn(l, &at->fn);
+	uint32_t to = map_fn_uncached(l, callee);
+	uint64_t *n;
+	uint64_t *cc = call_cost_of(p, from, to, &n);
+	if (add_costs(cc, costs, p->nevents) < 0 || __builtin_add_overflow(*n, count, n))
+		return overflow(err);
+	return 0;
+}
+
+static int on_part_end(void *ctx, const struct cg_part *part, const uint64_t *totals, char **err)
+{
+	struct loader *l = ctx;
+	(void)part;
+	if (!(totals = normalise(l, totals, err)))
+		return -1;
+	memcpy(l->cur->totals, totals, l->cur->nevents * sizeof *totals);
+	if (profile_finish(l->cur, l->model, err) < 0)
+		return -1;
+	xgrow(&l->parts, &l->parts_alloc, l->nparts + 1, sizeof *l->parts);
+	l->parts[l->nparts++] = l->cur;
+	l->cur = NULL;
+	return 0;
+}
+
+static const struct cg_sink loader_sink = {on_part_begin, on_cost, on_call, on_part_end};
+
+static int loaded(struct loader *l, int r, struct bm_profile ***out, size_t *n)
+{
+	for (int k = 0; k < CG_NAME_KINDS; k++)
+		free(l->map[k]);
+	profile_free(l->cur);
+	if (r < 0) {
+		for (size_t i = 0; i < l->nparts; i++)
+			profile_free(l->parts[i]);
+		free(l->parts);
+		return -1;
+	}
+	*out = l->parts;
+	*n = l->nparts;
+	return 0;
+}
+
+int profile_load(const char *path, const struct bm_model *m, struct bm_profile ***out, size_t *n,
+		 char **err)
+{
+	struct loader l = {.model = m};
+	int r = cg_parse_file(path, &loader_sink, &l, NULL, err);
+	return loaded(&l, r, out, n);
+}
+
+int profile_load_buffer(const char *name, const char *data, size_t size, const struct bm_model *m,
+			struct bm_profile ***out, size_t *n, char **err)
+{
+	struct loader l = {.model = m};
+	int r = cg_parse_buffer(name, data, size, &loader_sink, &l, NULL, err);
+	return loaded(&l, r, out, n);
+}
+
+/* ---- merging ---- */
+
+static uint32_t copy_str(struct bm_profile *dst, const struct bm_profile *src, uint32_t idx)
+{
+	const char *s = profile_str(src, idx);
+	return strpool_intern(dst->strings, s, strlen(s));
+}
+
+/* src's cost array in dst's column order. */
+static void remap(const uint64_t *src, const int *cols, size_t n, uint64_t *out, size_t dst_n)
+{
+	memset(out, 0, dst_n * sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		out[cols[i]] = src[i];
+}
+
+int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const struct bm_model *m,
+		  char **err)
+{
+	int cols[CG_MAX_EVENTS];
+	uint64_t buf[CG_MAX_EVENTS];
+	for (size_t i = 0; i < src->nevents; i++) {
+		cols[i] = -1;
+		for (size_t j = 0; j < dst->nevents; j++)
+			if (strcmp(src->events[i], dst->events[j]) == 0)
+				cols[i] = (int)j;
+		if (cols[i] < 0)
+			return bm_error(err, "cannot merge '%s' into '%s': it counts %s, which the other does not",
+					src->source, dst->source, src->events[i]);
+	}
+	uint32_t *fn_map = xcalloc(src->nfns ? src->nfns : 1, sizeof *fn_map);
+	size_t ne = dst->nevents;
+	int r = 0;
+	for (size_t i = 0; i < src->nfns && r == 0; i++) {
+		const struct profile_fn *f = &src->fns[i];
+		fn_map[i] = fn_find_or_add(dst, copy_str(dst, src, f->object), copy_str(dst, src, f->file),
+					   copy_str(dst, src, f->name));
+		remap(src->fn_self + i * src->nevents, cols, src->nevents, buf, ne);
+		r = add_costs(dst->fn_self + (size_t)fn_map[i] * ne, buf, ne);
+	}
+	for (size_t i = 0; i < src->ncalls && r == 0; i++) {
+		uint64_t *n;
+		uint64_t *cc = call_cost_of(dst, fn_map[src->calls[i].caller], fn_map[src->calls[i].callee], &n);
+		remap(src->call_cost + i * src->nevents, cols, src->nevents, buf, ne);
+		r = add_costs(cc, buf, ne) < 0 || __builtin_add_overflow(*n, src->calls[i].count, n) ? -1 : 0;
+	}
+	for (size_t i = 0; i < src->nlines && r == 0; i++) {
+		const struct profile_line *ln = &src->lines[i];
+		uint64_t *lc = line_cost_of(dst, fn_map[ln->fn], copy_str(dst, src, ln->file), ln->line);
+		remap(src->line_cost + i * src->nevents, cols, src->nevents, buf, ne);
+		r = add_costs(lc, buf, ne);
+	}
+	free(fn_map);
+	remap(src->totals, cols, src->nevents, buf, ne);
+	if (r < 0 || add_costs(dst->totals, buf, ne) < 0)
+		return overflow(err);
+	return profile_finish(dst, m, err);
+}
