@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum mode { MODE_TEXT, MODE_JSON, MODE_FOLDED, MODE_TSV };
 
@@ -137,12 +138,27 @@ static void name_dumps(struct dumps *ds)
 	}
 }
 
+/* callgrind --separate-threads=yes leaves its main output file empty. */
+static int is_empty_file(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
 static int load(char **files, int nfiles, struct dumps *ds)
 {
 	char *err = NULL;
+	int loaded = 0;
 	for (int f = 0; f < nfiles; f++) {
 		struct bm_profile **parts;
 		size_t n;
+		if (is_empty_file(files[f])) {
+			log_warn("'%s' is empty; skipped (callgrind leaves the main file empty with "
+				 "--separate-threads=yes)",
+				 files[f]);
+			continue;
+		}
+		loaded++;
 		if (profile_load(files[f], model, &parts, &n, &err) < 0)
 			goto fail;
 		int failed = 0;
@@ -155,6 +171,10 @@ static int load(char **files, int nfiles, struct dumps *ds)
 		free(parts);
 		if (failed)
 			goto fail;
+	}
+	if (!loaded) {
+		err = xstrdup("no profile data: every file given is empty");
+		goto fail;
 	}
 	/* An empty final dump says only that the program ended. */
 	int any_work = 0;

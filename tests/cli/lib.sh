@@ -1,0 +1,85 @@
+# Shared by the shell tests: TAP output (one "ok"/"not ok" line per check,
+# the plan at the end, so a test that dies early is an error), a scratch
+# directory, and callgrind runs configured as bm-run configures them.
+#
+# The environment comes from `make check`: top_srcdir, top_builddir,
+# VALGRIND (valgrind.bin), CALLGRIND_ANNOTATE.
+
+set -u
+: "${top_builddir:?run through make check}" "${top_srcdir:?run through make check}"
+: "${VALGRIND:=valgrind}"
+
+BM_PROFILE="$top_builddir/simulator/bm-profile"
+PROGRAMS="$top_builddir/tests/programs"
+tap_n=0
+tap_failed=0
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/bm-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+# check DESCRIPTION COMMAND...: ok when the command succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		printf '# expected: %s\n#   actual: %s\n' "$2" "$3" | sed 's/^\([^#]\)/# \1/'
+	fi
+}
+
+# check_output DESCRIPTION EXPECTED_FILE ACTUAL_FILE
+check_output() {
+	if cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff -u "$2" "$3" | head -n 40 | sed 's/^/# /'
+	fi
+}
+
+done_testing() {
+	echo "1..$tap_n"
+}
+
+# callgrind OUT_PREFIX PROGRAM [ARGS...]: runs a test program under
+# callgrind with the pinned caches, region-only collection and system-call
+# times, writing OUT_PREFIX.<pid>.out[.N].  CALLGRIND_CACHE replaces the
+# cache options; CALLGRIND_OPTS adds others.
+callgrind() {
+	prefix=$1
+	program=$2
+	shift 2
+	# shellcheck disable=SC2086
+	env -i LD_BIND_NOW=1 "$VALGRIND" --tool=callgrind --collect-systime=nsec --instr-atstart=no \
+		${CALLGRIND_CACHE---cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64} \
+		${CALLGRIND_OPTS:-} --callgrind-out-file="$prefix.%p.out" \
+		"$PROGRAMS/$program" "$@" >"$prefix.stdout" 2>"$prefix.valgrind.log" || {
+		echo "# callgrind failed for $program:" >&2
+		sed 's/^/# /' "$prefix.valgrind.log" >&2
+		return 1
+	}
+}
+
+# json_get FILE PERL_EXPRESSION: evaluates an expression over the decoded
+# JSON document $j (Perl's core JSON::PP), e.g. '$j->{benchmarks}[0]{cycles}'.
+json_get() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = JSON::PP->new->decode(<$f>); my $v = eval $ARGV[1]; die $@ if $@; print defined $v ? $v : "null", "\n"' "$1" "$2"
+}
