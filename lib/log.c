@@ -2,6 +2,8 @@
 
 #include "log.h"
 
+#include "path.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +13,7 @@ static int quiet;
 
 void log_set_progname(const char *argv0)
 {
-	const char *slash = strrchr(argv0, '/');
-	progname = slash ? slash + 1 : argv0;
+	progname = path_basename(argv0);
 }
 
 const char *log_progname(void)

@@ -455,11 +455,11 @@ static int get_number(const json_t *o, const char *at, const char *key, double *
 	return 0;
 }
 
-/* A member that must be an object (REQUIRED) or may be absent or null
- * (OPTIONAL, *out NULL); json_t is not const because Jansson's getters
- * hand out plain pointers into the tree. */
-static int get_object(const json_t *o, const char *at, const char *key, int how, json_t **out,
-		      char **err)
+/* A member that must be an object or an array (of type, REQUIRED) or may
+ * be absent or null (OPTIONAL, *out NULL); json_t is not const because
+ * Jansson's getters hand out plain pointers into the tree. */
+static int get_container(const json_t *o, const char *at, const char *key, int how, json_type type,
+			 json_t **out, char **err)
 {
 	json_t *v = json_object_get(o, key);
 	*out = NULL;
@@ -467,25 +467,22 @@ static int get_object(const json_t *o, const char *at, const char *key, int how,
 		return how & REQUIRED ? missing(err, at, key) : 0;
 	if (json_is_null(v) && !(how & REQUIRED))
 		return 0;
-	if (!json_is_object(v))
-		return wrong(err, at, key, "an object");
+	if (json_typeof(v) != type)
+		return wrong(err, at, key, type == JSON_OBJECT ? "an object" : "an array");
 	*out = v;
 	return 0;
+}
+
+static int get_object(const json_t *o, const char *at, const char *key, int how, json_t **out,
+		      char **err)
+{
+	return get_container(o, at, key, how, JSON_OBJECT, out, err);
 }
 
 static int get_array(const json_t *o, const char *at, const char *key, int how, json_t **out,
 		     char **err)
 {
-	json_t *v = json_object_get(o, key);
-	*out = NULL;
-	if (!v)
-		return how & REQUIRED ? missing(err, at, key) : 0;
-	if (json_is_null(v) && !(how & REQUIRED))
-		return 0;
-	if (!json_is_array(v))
-		return wrong(err, at, key, "an array");
-	*out = v;
-	return 0;
+	return get_container(o, at, key, how, JSON_ARRAY, out, err);
 }
 
 /* Formats a field path into buf (FIELD_MAX bytes), which always has room:

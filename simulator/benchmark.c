@@ -2,17 +2,12 @@
 
 #include "benchmark.h"
 
+#include "path.h"
 #include "profile_json.h"
 #include "syscalls.h"
 #include "xalloc.h"
 
 #include <string.h>
-
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
 
 char *benchmark_name_of(const struct bm_profile *p)
 {
@@ -32,14 +27,14 @@ char *benchmark_name_of(const struct bm_profile *p)
 			cmd++;
 		size_t len = strcspn(cmd, " ");
 		char *prog = xstrndup(cmd, len);
-		char *name = xstrdup(basename_of(prog));
+		char *name = xstrdup(path_basename(prog));
 		free(prog);
 		return name;
 	}
 	const char *colon = t ? strstr(t, ": ") : NULL;
 	if (colon && colon[2])
 		return xstrdup(colon + 2);
-	return xstrdup(basename_of(p->source));
+	return xstrdup(path_basename(p->source));
 }
 
 void benchmark_fill(struct bm_benchmark *b, const struct bm_profile *p, const struct bm_model *m,

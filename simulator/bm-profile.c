@@ -13,6 +13,7 @@
 #include "folded.h"
 #include "log.h"
 #include "model.h"
+#include "path.h"
 #include "profile.h"
 #include "profile_diff.h"
 #include "report.h"
@@ -238,12 +239,6 @@ static int by_self_cycles(const void *a, const void *b, void *ctx)
 	return strcmp(profile_str(p, x->name), profile_str(p, y->name));
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 static uint64_t sum_of(const struct bm_profile *p, const uint64_t *cost, enum bm_event a,
 		       enum bm_event b, enum bm_event c)
 {
@@ -266,8 +261,8 @@ static void print_functions(FILE *out, const struct bm_profile *p, long top)
 		const uint64_t *self = p->fn_self + (size_t)order[k] * p->nevents;
 		int ir = profile_column(p, BM_EV_IR);
 		double pct = p->cycles ? 100.0 * (double)fn->self_cycles / (double)p->cycles : 0;
-		const char *file = basename_of(profile_str(p, fn->file));
-		const char *obj = basename_of(profile_str(p, fn->object));
+		const char *file = path_basename(profile_str(p, fn->file));
+		const char *obj = path_basename(profile_str(p, fn->object));
 		fprintf(out, "  %15s %5.1f%% %15s %14s %10s %10s %10s  %s", fmt_count(a, fn->self_cycles),
 			pct, fmt_count(b, fn->inclusive_cycles), fmt_count(c, ir >= 0 ? self[ir] : 0),
 			fmt_count(d, sum_of(p, self, BM_EV_I1MR, BM_EV_D1MR, BM_EV_D1MW)),

@@ -3,25 +3,20 @@
 #include "profile_diff.h"
 
 #include "idmap.h"
+#include "path.h"
 #include "strpool.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* The matching key of a function: its name and the basenames of its file
  * and object, interned in keys. */
 static void key_of(struct strpool *keys, const struct bm_profile *p, const struct profile_fn *f,
 		   uint64_t *a, uint64_t *b)
 {
-	const char *name = profile_str(p, f->name), *file = basename_of(profile_str(p, f->file)),
-		   *obj = basename_of(profile_str(p, f->object));
+	const char *name = profile_str(p, f->name), *file = path_basename(profile_str(p, f->file)),
+		   *obj = path_basename(profile_str(p, f->object));
 	*a = strpool_intern(keys, name, strlen(name));
 	*b = (uint64_t)strpool_intern(keys, file, strlen(file)) << 32 |
 	     strpool_intern(keys, obj, strlen(obj));
