@@ -449,23 +449,30 @@ static void parse_event_definition(struct cg_parser *p, const char *v)
 			p->part.systime_ns = units[i].ns;
 }
 
+/* Reads "N B, " at *s (N at most 2^40, a sane bound for caches and lines). */
+static int lex_bytes(const char **s, uint64_t *out)
+{
+	if (lex_number(s, out) < 0 || *out > (1ull << 40) || strncmp(*s, " B, ", 4) != 0)
+		return -1;
+	*s += 4;
+	return 0;
+}
+
 /* "I1 cache: 32768 B, 64 B, 8-way associative" (or "direct-mapped", or
- * "fully associative"). */
+ * "fully associative").  A description bm cannot read is ignored, as the
+ * format asks of unknown descriptions: the geometry is then unknown. */
 static void parse_cache(struct cg_cache *cache, const char *v)
 {
-	unsigned long long size, line, assoc = 0;
-	char kind[32] = "";
-	if (sscanf(v, "%llu B, %llu B, %31s", &size, &line, kind) != 3)
+	uint64_t size, line, assoc;
+	if (lex_bytes(&v, &size) < 0 || lex_bytes(&v, &line) < 0)
 		return;
-	if (strcmp(kind, "direct-mapped") == 0)
+	if (strncmp(v, "direct-mapped", 13) == 0)
 		assoc = 1;
-	else if (strcmp(kind, "fully") == 0)
+	else if (strncmp(v, "fully associative", 17) == 0)
 		assoc = 0;
-	else if (sscanf(kind, "%llu-way", &assoc) != 1)
+	else if (lex_number(&v, &assoc) < 0 || assoc > (1ull << 20) || strncmp(v, "-way", 4) != 0)
 		return;
-	cache->size = size;
-	cache->line = line;
-	cache->assoc = assoc;
+	*cache = (struct cg_cache){.size = size, .line = line, .assoc = assoc};
 }
 
 static void parse_desc(struct cg_parser *p, const char *v)

@@ -171,6 +171,32 @@ static int cycles_of(const struct bm_profile *p, const struct bm_model *m, const
 	return model_cycles(m, &e, cycles, err);
 }
 
+static int over(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX;
+}
+
+/* Reports carry counts as JSON integers, signed 64 bits: a profile with a
+ * count of 2^63 or more is refused here, once, rather than written wrong.
+ * Self and line costs are bounded by the totals or by inclusive costs. */
+static int check_range(const struct bm_profile *p, char **err)
+{
+	int bad = over(p->cycles);
+	for (size_t i = 0; i < p->nevents && !bad; i++)
+		bad = over(p->totals[i]);
+	for (size_t i = 0; i < p->nfns * p->nevents && !bad; i++)
+		bad = over(p->fn_inclusive[i]);
+	for (size_t i = 0; i < p->nfns && !bad; i++)
+		bad = over(p->fns[i].inclusive_cycles) || over(p->fns[i].calls);
+	for (size_t i = 0; i < p->ncalls * p->nevents && !bad; i++)
+		bad = over(p->call_cost[i]);
+	for (size_t i = 0; i < p->ncalls && !bad; i++)
+		bad = over(p->calls[i].cycles) || over(p->calls[i].count);
+	if (bad)
+		return bm_error(err, "counts of 2^63 or more are not supported");
+	return 0;
+}
+
 /* Derives inclusive costs, call counts and cycles from the accumulated
  * self and call costs.  A function's inclusive cost is its self cost plus
  * the cost of its calls to other functions: direct recursion (f calling f)
@@ -190,7 +216,7 @@ static int profile_finish(struct bm_profile *p, const struct bm_model *m, char *
 			continue;
 		if (add_costs(p->fn_inclusive + (size_t)c->caller * ne, p->call_cost + i * ne, ne) < 0 ||
 		    __builtin_add_overflow(p->fns[c->callee].calls, c->count, &p->fns[c->callee].calls))
-			return bm_error(err, "%s: inclusive cost of '%s' does not fit in 64 bits", p->source,
+			return bm_error(err, "inclusive cost of '%s' does not fit in 64 bits",
 					profile_str(p, p->fns[c->caller].name));
 	}
 
@@ -219,10 +245,9 @@ static int profile_finish(struct bm_profile *p, const struct bm_model *m, char *
 		if (cycles_of(p, m, p->line_cost + i * ne, &p->lines[i].cycles, &why) < 0)
 			goto fail;
 	}
-	return 0;
+	return check_range(p, err);
 fail:
-	bm_error(err, "%s: part %ld: %s%s%s%s: %s", p->source, p->part, what, *name ? " '" : "", name,
-		 *name ? "'" : "", why);
+	bm_error(err, "%s%s%s%s: %s", what, *name ? " '" : "", name, *name ? "'" : "", why);
 	free(why);
 	return -1;
 }
@@ -453,6 +478,10 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 	free(fn_map);
 	remap(src->totals, cols, src->nevents, buf, ne);
 	if (r < 0 || add_costs(dst->totals, buf, ne) < 0)
-		return overflow(err);
-	return profile_finish(dst, m, err);
+		r = overflow(err);
+	if (r == 0)
+		r = profile_finish(dst, m, err);
+	if (r < 0)
+		bm_error_prefix(err, src->source);
+	return r;
 }

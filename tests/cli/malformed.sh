@@ -45,6 +45,12 @@ awk -v n="$n" 'NR == n { $2 = "18446744073709551616" } { print }' "$good" >"$f"
 expect_error "a number over 64 bits" "$f" \
 	"bm-profile: $f:$n: cost '18446744073709551616' does not fit in 64 bits"
 
+f=$scratch/over-int64.out
+printf 'events: Ir\nfn=a\n1 9223372036854775808\ntotals: 9223372036854775808\n' >"$f"
+"$BM_PROFILE" --json "$f" >"$scratch/out" 2>"$scratch/err"
+check_eq "a count of 2^63 (beyond JSON's integers): exit status 2" 2 $?
+check "a count of 2^63: says it is not supported" grep -q "^bm-profile: $f:4: counts of 2^63 or more are not supported$" "$scratch/err"
+
 f=$scratch/unknown-name.out
 n=$(grep -n '^cfn=([0-9]*) ' "$good" | head -n 1 | cut -d: -f1)
 awk -v n="$n" 'NR == n { print "cfn=(999)"; next } { print }' "$good" >"$f"

@@ -1,15 +1,15 @@
 /* Fuzzes the callgrind reader and everything built on what it accepts:
- * profiles, cycles, folded stacks, the profile JSON, the system-call
- * breakdown and thread merging.  Oracles: no crash or sanitizer report,
+ * profiles, cycles, folded stacks, the system-call breakdown, the report
+ * with its profile JSON, and thread merging.  Oracles: no crash or sanitizer report,
  * every error is "fuzz.out:LINE: ..." (or "fuzz.out: ..."), and accepted
  * input gives profiles whose self costs add up to their totals. */
 #include "config.h"
 
+#include "benchmark.h"
 #include "folded.h"
 #include "fuzz.h"
 #include "profile.h"
 #include "profile_json.h"
-#include "syscalls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +30,23 @@ static void exercise(struct bm_profile *p)
 	FUZZ_ASSERT(s != NULL);
 	free(s);
 	json_decref(j);
-	struct bm_syscalls sc;
-	syscalls_from_profile(p, &sc);
-	syscalls_release(&sc);
+	/* The whole of bm-profile --json: a report with the profile. */
+	struct bm_report r;
+	report_init(&r);
+	r.tool_name = strdup("fuzz");
+	r.tool_version = strdup("0");
+	benchmark_fill_model(&r.model, &model_v1, p);
+	struct bm_benchmark *b = report_add_benchmark(&r);
+	char *name = benchmark_name_of(p);
+	benchmark_set_id(b, name);
+	free(name);
+	benchmark_fill(b, p, &model_v1, 1);
+	j = report_to_json(&r);
+	s = json_dumps(j, JSON_COMPACT);
+	FUZZ_ASSERT(s != NULL);
+	free(s);
+	json_decref(j);
+	report_release(&r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
