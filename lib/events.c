@@ -35,12 +35,3 @@ int events_lookup(const char *name)
 			return i;
 	return -1;
 }
-
-int events_add(struct bm_events *dst, const struct bm_events *src)
-{
-	for (int i = 0; i < BM_EV_COUNT; i++)
-		if (__builtin_add_overflow(dst->v[i], src->v[i], &dst->v[i]))
-			return -1;
-	dst->present |= src->present;
-	return 0;
-}

@@ -44,8 +44,4 @@ static inline int events_has(const struct bm_events *e, enum bm_event ev)
 	return (e->present >> ev) & 1u;
 }
 
-/* Adds src into dst (the union of what was collected); returns -1 on
- * 64-bit overflow, leaving dst unspecified. */
-int events_add(struct bm_events *dst, const struct bm_events *src);
-
 #endif

@@ -78,8 +78,3 @@ void idmap_insert(struct idmap *m, uint64_t a, uint64_t b, uint32_t value)
 	place(m->slots, m->nslots - 1, &e);
 	m->count++;
 }
-
-size_t idmap_count(const struct idmap *m)
-{
-	return m->count;
-}

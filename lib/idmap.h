@@ -17,6 +17,5 @@ void idmap_free(struct idmap *map);
 int idmap_lookup(const struct idmap *map, uint64_t a, uint64_t b, uint32_t *value);
 /* Adds (a, b) -> value; (a, b) must not be in the map yet. */
 void idmap_insert(struct idmap *map, uint64_t a, uint64_t b, uint32_t value);
-size_t idmap_count(const struct idmap *map);
 
 #endif

@@ -9,7 +9,6 @@
 #include <string.h>
 
 static const char *progname = "bm";
-static int quiet;
 
 void log_set_progname(const char *argv0)
 {
@@ -19,11 +18,6 @@ void log_set_progname(const char *argv0)
 const char *log_progname(void)
 {
 	return progname;
-}
-
-void log_set_quiet(int q)
-{
-	quiet = q;
 }
 
 __attribute__((format(printf, 2, 0)))
@@ -47,15 +41,5 @@ void log_warn(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	vlog("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void log_info(const char *fmt, ...)
-{
-	va_list ap;
-	if (quiet)
-		return;
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
 	va_end(ap);
 }

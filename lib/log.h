@@ -8,11 +8,7 @@
 void log_set_progname(const char *argv0);
 const char *log_progname(void);
 
-/* Silences log_info (for --quiet). */
-void log_set_quiet(int quiet);
-
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

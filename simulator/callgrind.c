@@ -103,7 +103,7 @@ static struct cg_parser *parser_new(const char *path, const struct cg_sink *sink
 	return p;
 }
 
-void cg_parser_free(struct cg_parser *p)
+static void parser_free(struct cg_parser *p)
 {
 	if (!p)
 		return;
@@ -122,11 +122,6 @@ const char *cg_parser_name(const struct cg_parser *p, enum cg_name_kind kind, ui
 		return "";
 	const char *s = strpool_get(p->names[kind], idx);
 	return s ? s : "";
-}
-
-size_t cg_parser_name_count(const struct cg_parser *p, enum cg_name_kind kind)
-{
-	return strpool_count(p->names[kind]);
 }
 
 /* ---- lexing helpers: s always points into a NUL-terminated line ---- */
@@ -739,21 +734,12 @@ static int fail(struct cg_parser *p, char **err, char *msg, int at_line)
 			*err = xasprintf("%s: %s", p->path, msg);
 	}
 	free(msg);
-	cg_parser_free(p);
+	parser_free(p);
 	return -1;
 }
 
-static int done(struct cg_parser *p, struct cg_parser **names_out)
-{
-	if (names_out)
-		*names_out = p;
-	else
-		cg_parser_free(p);
-	return 0;
-}
-
 int cg_parse_buffer(const char *name, const char *data, size_t size, const struct cg_sink *sink,
-		    void *ctx, struct cg_parser **names_out, char **err)
+		    void *ctx, char **err)
 {
 	struct cg_parser *p = parser_new(name, sink, ctx);
 	char *line = xmalloc(CG_MAX_LINE + 1);
@@ -778,11 +764,11 @@ int cg_parse_buffer(const char *name, const char *data, size_t size, const struc
 		finish(p, size > 0, &msg);
 	if (msg)
 		return fail(p, err, msg, size > 0);
-	return done(p, names_out);
+	parser_free(p);
+	return 0;
 }
 
-int cg_parse_file(const char *path, const struct cg_sink *sink, void *ctx,
-		  struct cg_parser **names_out, char **err)
+int cg_parse_file(const char *path, const struct cg_sink *sink, void *ctx, char **err)
 {
 	int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -838,5 +824,6 @@ int cg_parse_file(const char *path, const struct cg_sink *sink, void *ctx,
 		finish(p, total > 0, &msg);
 	if (msg)
 		return fail(p, err, msg, at_line && total > 0);
-	return done(p, names_out);
+	parser_free(p);
+	return 0;
 }

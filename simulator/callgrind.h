@@ -97,22 +97,16 @@ struct cg_sink {
 /* Reads one file ("-" is standard input) into sink.  Returns 0, or -1 with
  * *err set to "FILE:LINE: what is wrong" (the caller frees it).  On error
  * the sink has seen part of the file: the caller must discard what it
- * built.  names_out, when not NULL, receives the parser (and its name
- * tables) on success; free it with cg_parser_free. */
-int cg_parse_file(const char *path, const struct cg_sink *sink, void *ctx,
-		  struct cg_parser **names_out, char **err);
+ * built. */
+int cg_parse_file(const char *path, const struct cg_sink *sink, void *ctx, char **err);
 
 /* Parses a file held in memory (for tests and the fuzzer); name is used in
  * messages. */
 int cg_parse_buffer(const char *name, const char *data, size_t size, const struct cg_sink *sink,
-		    void *ctx, struct cg_parser **names_out, char **err);
+		    void *ctx, char **err);
 
-/* The name with index idx in one of the parser's tables, for use from a
- * sink's callbacks or with names_out.  CG_NO_NAME gives "". */
+/* The name with index idx in one of the parser's tables (part->parser),
+ * valid during the sink's callbacks.  CG_NO_NAME gives "". */
 const char *cg_parser_name(const struct cg_parser *p, enum cg_name_kind kind, uint32_t idx);
-size_t cg_parser_name_count(const struct cg_parser *p, enum cg_name_kind kind);
-
-/* NULL is a no-op. */
-void cg_parser_free(struct cg_parser *p);
 
 #endif

@@ -411,7 +411,7 @@ int profile_load(const char *path, const struct bm_model *m, struct bm_profile *
 		 char **err)
 {
 	struct loader l = {.model = m};
-	int r = cg_parse_file(path, &loader_sink, &l, NULL, err);
+	int r = cg_parse_file(path, &loader_sink, &l, err);
 	return loaded(&l, r, out, n);
 }
 
@@ -419,7 +419,7 @@ int profile_load_buffer(const char *name, const char *data, size_t size, const s
 			struct bm_profile ***out, size_t *n, char **err)
 {
 	struct loader l = {.model = m};
-	int r = cg_parse_buffer(name, data, size, &loader_sink, &l, NULL, err);
+	int r = cg_parse_buffer(name, data, size, &loader_sink, &l, err);
 	return loaded(&l, r, out, n);
 }
 

@@ -93,7 +93,7 @@ static int parse(const char *text, char **err)
 {
 	memset(&trace, 0, sizeof trace);
 	*err = NULL;
-	return cg_parse_buffer("t.out", text, strlen(text), &trace_sink, &trace, NULL, err);
+	return cg_parse_buffer("t.out", text, strlen(text), &trace_sink, &trace, err);
 }
 
 static void expect_trace(const char *text, const char *expected)
@@ -284,7 +284,7 @@ START_TEST(nul_bytes_are_rejected)
 	static const char text[] = "events: Ir\nfn=a\0b\n";
 	char *err = NULL;
 	memset(&trace, 0, sizeof trace);
-	ck_assert_int_eq(cg_parse_buffer("t.out", text, sizeof text - 1, &trace_sink, &trace, NULL, &err),
+	ck_assert_int_eq(cg_parse_buffer("t.out", text, sizeof text - 1, &trace_sink, &trace, &err),
 			 -1);
 	ck_assert_str_eq(err, "t.out:2: NUL byte in line");
 	free(err);
@@ -310,7 +310,7 @@ END_TEST
 START_TEST(missing_files_are_reported)
 {
 	char *err = NULL;
-	ck_assert_int_eq(cg_parse_file("/nonexistent/cg.out", &trace_sink, &trace, NULL, &err), -1);
+	ck_assert_int_eq(cg_parse_file("/nonexistent/cg.out", &trace_sink, &trace, &err), -1);
 	ck_assert_str_eq(err, "cannot open '/nonexistent/cg.out': No such file or directory");
 	free(err);
 }
