@@ -1,18 +1,17 @@
-/* An open-addressing hash table of string keys: inserting 4096 keys and
- * looking each up again, with two probe strategies. */
-#include "bench_region.h"
-
+/* An open-addressing hash table of string keys: insert every key, then
+ * look each one up, with linear or quadratic probing. */
+#include <bm.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYS 4096
-#define SLOTS 8192
-
 struct table {
-	const char *key[SLOTS];
-	int value[SLOTS];
+	size_t slots;
+	const char **key;
+	long *value;
+	char (*keys)[16];
+	long nkeys;
 };
 
 static uint64_t hash(const char *s)
@@ -23,48 +22,64 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-static __attribute__((noinline)) void insert(struct table *t, const char *k, int v, int quadratic)
+static void insert(struct table *t, const char *k, long v, int quadratic)
 {
-	size_t i = hash(k) & (SLOTS - 1);
+	size_t i = hash(k) & (t->slots - 1);
 	for (size_t step = 1; t->key[i]; step++)
-		i = (i + (quadratic ? step : 1)) & (SLOTS - 1);
+		i = (i + (quadratic ? step : 1)) & (t->slots - 1);
 	t->key[i] = k;
 	t->value[i] = v;
 }
 
-static __attribute__((noinline)) int lookup(const struct table *t, const char *k, int quadratic)
+static long lookup(const struct table *t, const char *k, int quadratic)
 {
-	size_t i = hash(k) & (SLOTS - 1);
+	size_t i = hash(k) & (t->slots - 1);
 	for (size_t step = 1; t->key[i]; step++) {
 		if (strcmp(t->key[i], k) == 0)
 			return t->value[i];
-		i = (i + (quadratic ? step : 1)) & (SLOTS - 1);
+		i = (i + (quadratic ? step : 1)) & (t->slots - 1);
 	}
 	return -1;
 }
 
-static __attribute__((noinline)) long fill_and_query(struct table *t, char **keys, int quadratic)
+static void make_table(struct bm_state *s)
 {
-	long sum = 0;
-	for (int i = 0; i < KEYS; i++)
-		insert(t, keys[i], i, quadratic);
-	for (int i = 0; i < KEYS; i++)
-		sum += lookup(t, keys[i], quadratic);
-	return sum;
+	struct table *t = calloc(1, sizeof *t);
+	t->nkeys = bm_param(s, "keys");
+	t->slots = 2 * (size_t)t->nkeys;
+	t->key = calloc(t->slots, sizeof *t->key);
+	t->value = calloc(t->slots, sizeof *t->value);
+	t->keys = calloc((size_t)t->nkeys, sizeof *t->keys);
+	for (long i = 0; i < t->nkeys; i++)
+		snprintf(t->keys[i], sizeof t->keys[i], "key-%ld", i * 7919);
+	bm_set_data(s, t);
 }
 
-int main(void)
+static void free_table(struct bm_state *s)
 {
-	static char storage[KEYS][16];
-	char *keys[KEYS];
-	for (int i = 0; i < KEYS; i++) {
-		snprintf(storage[i], sizeof storage[i], "key-%d", i * 7919);
-		keys[i] = storage[i];
-	}
-	struct table *t = calloc(1, sizeof *t);
-	BENCH("hashtable::insert_lookup[probe=linear]", black_box(fill_and_query(t, keys, 0)));
-	memset(t, 0, sizeof *t);
-	BENCH("hashtable::insert_lookup[probe=quadratic]", black_box(fill_and_query(t, keys, 1)));
+	struct table *t = bm_data(s);
+	free(t->key);
+	free(t->value);
+	free(t->keys);
 	free(t);
-	return 0;
 }
+
+static void insert_lookup(struct bm_state *s)
+{
+	struct table *t = bm_data(s);
+	int quadratic = (int)bm_param(s, "probe");
+	long sum = 0;
+	memset(t->key, 0, t->slots * sizeof *t->key);
+	for (long i = 0; i < t->nkeys; i++)
+		insert(t, t->keys[i], i, quadratic);
+	for (long i = 0; i < t->nkeys; i++)
+		sum += lookup(t, t->keys[i], quadratic);
+	bm_black_box(sum);
+}
+
+/* probe: 0 linear, 1 quadratic */
+BM_BENCHMARK(hashtable, insert_lookup, .run = insert_lookup, .setup = make_table,
+	     .teardown = free_table,
+	     .params = BM_PARAMS(BM_RANGE("keys", 1024, 8192), BM_RANGE("probe", 0, 1)));
+
+BM_MAIN()

@@ -1,46 +1,54 @@
-/* Parsing 2000 lines of comma-separated numbers, with strtol and with a
+/* Parsing lines of comma-separated numbers, with strtol and with a
  * hand-written scanner. */
-#include "bench_region.h"
-
+#include <bm.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define ROWS 2000
-
-static __attribute__((noinline)) long parse_strtol(const char *s)
+static void make_text(struct bm_state *s)
 {
-	long sum = 0;
-	char *end;
-	while (*s) {
-		sum += strtol(s, &end, 10);
-		s = *end ? end + 1 : end;
-	}
-	return sum;
+	long rows = bm_param(s, "rows");
+	size_t cap = (size_t)rows * 40, len = 0;
+	char *text = malloc(cap);
+	for (long r = 0; r < rows; r++)
+		len += (size_t)snprintf(text + len, cap - len, "%ld,%ld,%ld\n", r, r * 31 % 1000, r * 7);
+	bm_set_data(s, text);
 }
 
-static __attribute__((noinline)) long parse_by_hand(const char *s)
+static void free_text(struct bm_state *s)
 {
+	free(bm_data(s));
+}
+
+static void parse_strtol(struct bm_state *s)
+{
+	const char *p = bm_data(s);
+	long sum = 0;
+	char *end;
+	while (*p) {
+		sum += strtol(p, &end, 10);
+		p = *end ? end + 1 : end;
+	}
+	bm_black_box(sum);
+}
+
+static void parse_by_hand(struct bm_state *s)
+{
+	const char *p = bm_data(s);
 	long sum = 0, v = 0;
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9') {
-			v = v * 10 + (*s - '0');
+	for (; *p; p++) {
+		if (*p >= '0' && *p <= '9') {
+			v = v * 10 + (*p - '0');
 		} else {
 			sum += v;
 			v = 0;
 		}
 	}
-	return sum + v;
+	bm_black_box(sum + v);
 }
 
-int main(void)
-{
-	size_t cap = ROWS * 40, len = 0;
-	char *text = malloc(cap);
-	for (int r = 0; r < ROWS; r++)
-		len += (size_t)snprintf(text + len, cap - len, "%d,%d,%d\n", r, r * 31 % 1000, r * 7);
-	black_box(parse_strtol("1,2")); /* binds strtol before measuring */
-	BENCH("parse::csv[scanner=strtol]", black_box(parse_strtol(text)));
-	BENCH("parse::csv[scanner=hand]", black_box(parse_by_hand(text)));
-	free(text);
-	return 0;
-}
+BM_BENCHMARK(parse, csv_strtol, .run = parse_strtol, .setup = make_text, .teardown = free_text,
+	     .params = BM_PARAMS(BM_RANGE("rows", 100, 2000)));
+BM_BENCHMARK(parse, csv_by_hand, .run = parse_by_hand, .setup = make_text, .teardown = free_text,
+	     .params = BM_PARAMS(BM_RANGE("rows", 100, 2000)));
+
+BM_MAIN()

@@ -123,6 +123,7 @@ void report_release(struct bm_report *r)
 	free(r->tool_version);
 	free(r->valgrind);
 	free(r->model.id);
+	free(r->model.cpu_features);
 	context_release(&r->context);
 	free(r->binary_path);
 	free(r->build_id);
@@ -253,6 +254,7 @@ static json_t *model_json(const struct bm_report_model *m)
 	} else {
 		put(j, "cache", json_null());
 	}
+	put(j, "cpu_features", json_text(m->cpu_features));
 	return j;
 }
 
@@ -362,11 +364,8 @@ json_t *report_to_json(const struct bm_report *r)
 	return j;
 }
 
-int report_write_file(const struct bm_report *r, const char *path, char **err)
+int report_write_to(const struct bm_report *r, struct atomic_file *af, char **err)
 {
-	struct atomic_file *af = atomic_file_open(path, err);
-	if (!af)
-		return -1;
 	json_t *j = report_to_json(r);
 	FILE *f = atomic_file_stream(af);
 	/* A failed write leaves the stream in error, which the commit reports
@@ -375,10 +374,16 @@ int report_write_file(const struct bm_report *r, const char *path, char **err)
 	json_decref(j);
 	if (failed) {
 		atomic_file_abort(af);
-		return bm_error(err, "cannot write '%s': %s", path, strerror(ENOMEM));
+		return bm_error(err, "cannot write the report: %s", strerror(ENOMEM));
 	}
 	putc('\n', f);
 	return atomic_file_commit(af, err);
+}
+
+int report_write_file(const struct bm_report *r, const char *path, char **err)
+{
+	struct atomic_file *af = atomic_file_open(path, err);
+	return af ? report_write_to(r, af, err) : -1;
 }
 
 /* Reading -------------------------------------------------------------- */
@@ -571,7 +576,7 @@ static int read_model(const json_t *j, struct bm_report_model *m, char **err)
 	    (c && (read_geometry(c, "I1", &m->i1, err) || read_geometry(c, "D1", &m->d1, err) ||
 		   read_geometry(c, "LL", &m->ll, err))))
 		return -1;
-	return 0;
+	return dup_string(o, "model.", "cpu_features", OPTIONAL, &m->cpu_features, err);
 }
 
 static int read_commit(const json_t *o, struct bm_commit *c, char **err)

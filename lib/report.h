@@ -67,6 +67,7 @@ struct bm_report_model {
 	double frequency_hz;
 	uint64_t l1_hit, ll_hit, ram;          /* weights */
 	struct bm_cache_geometry i1, d1, ll; /* all zero when unknown */
+	char *cpu_features; /* the GLIBC_TUNABLES the program ran with, or NULL */
 };
 
 struct bm_commit {
@@ -126,6 +127,12 @@ json_t *report_to_json(const struct bm_report *r);
  * written to a temporary name beside it and renamed into place, so a
  * failure leaves no half-written report.  Returns 0, or -1 with *err set. */
 int report_write_file(const struct bm_report *r, const char *path, char **err);
+
+/* The same into a file opened earlier with atomic_file_open (bm-run opens
+ * its output before running anything, to fail early); commits or aborts
+ * af, which is freed either way. */
+struct atomic_file;
+int report_write_to(const struct bm_report *r, struct atomic_file *af, char **err);
 
 /* Fills r (which must be released or uninitialised) from j.  Rejects a
  * schema other than bm-report/1 and missing or mistyped required fields

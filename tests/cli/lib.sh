@@ -83,3 +83,16 @@ callgrind() {
 json_get() {
 	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = JSON::PP->new->decode(<$f>); my $v = eval $ARGV[1]; die $@ if $@; print defined $v ? $v : "null", "\n"' "$1" "$2"
 }
+
+BM_RUN="$top_builddir/instrument/bm-run"
+
+# report_rows REPORT: "id status cycles reason" per benchmark, one a line.
+report_rows() {
+	json_get "$1" 'join "\n", map { join " ", $_->{id}, $_->{status}, $_->{cycles} // "-", $_->{reason} // "" } @{$j->{benchmarks}}'
+}
+
+# numbers REPORT: "id events... cycles" per benchmark, with every event but
+# the system-call times (real clock readings): what must never change.
+numbers() {
+	json_get "$1" 'join "\n", map { my $b = $_; my $e = $b->{events}; join " ", $b->{id}, $b->{status}, (map { "$_=$e->{$_}" } grep { !/^sys(Cpu)?Time$/ } sort keys %$e), "cycles=" . ($b->{cycles} // "-") } @{$j->{benchmarks}}'
+}

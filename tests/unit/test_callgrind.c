@@ -17,7 +17,7 @@ struct trace {
 	size_t nevents;
 };
 
-static void emit(struct trace *t, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void emit(struct trace *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

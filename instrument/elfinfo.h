@@ -1,0 +1,29 @@
+/* What bm-run reads from a program's ELF file with libelf: whether it links
+ * libbm, its function symbols, its build-id and the compiler that built it
+ * (from the .comment section). */
+#ifndef BM_ELFINFO_H
+#define BM_ELFINFO_H
+
+#include <stddef.h>
+
+struct elfinfo {
+	int is_elf;
+	int links_libbm;   /* defines bm_main, or needs libbm.so */
+	int has_symtab;    /* a .symtab (not stripped) */
+	char *build_id;    /* hex, or NULL */
+	char *compiler;    /* the first .comment string ("GCC: (Debian 12.2.0-14) 12.2.0"), or NULL */
+	char *machine;     /* "x86_64", ... */
+	char **functions;  /* defined function symbols, sorted, unique */
+	size_t nfunctions;
+};
+
+/* Reads path.  Returns 0, or -1 with *err set when the file cannot be
+ * opened or read; a file that is not ELF is not an error (is_elf 0). */
+int elfinfo_read(const char *path, struct elfinfo *out, char **err);
+void elfinfo_release(struct elfinfo *e);
+
+/* The defined functions matching the shell pattern glob (fnmatch), in a
+ * new array of borrowed strings (free the array only); *n is the count. */
+const char **elfinfo_match(const struct elfinfo *e, const char *glob, size_t *n);
+
+#endif

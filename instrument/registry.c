@@ -1,0 +1,236 @@
+/* Registered benchmarks and the plan built from them. */
+#include "bm_internal.h"
+
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static const struct bm_benchmark **registered;
+static size_t nregistered;
+
+static void *grow_or_die(void *p, size_t count, size_t size)
+{
+	p = realloc(p, count * size);
+	if (!p) {
+		fputs("bm: out of memory\n", stderr);
+		exit(2);
+	}
+	return p;
+}
+
+/* The plan lives in an mmap'ed arena of fixed size, not on the malloc
+ * heap: the heap that each benchmark's process starts with must not depend
+ * on how many benchmarks the filter selected. */
+#define ARENA_SIZE (8u << 20)
+static char *arena;
+static size_t arena_used;
+
+static void *arena_alloc(size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (!arena) {
+		void *p = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		arena = p == MAP_FAILED ? NULL : p;
+	}
+	if (!arena || arena_used + size > ARENA_SIZE) {
+		fputs("bm: too many benchmarks for the plan's memory\n", stderr);
+		exit(2);
+	}
+	void *p = arena + arena_used;
+	arena_used += size;
+	return p;
+}
+
+void bm_complain(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("bm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void bm_register(const struct bm_benchmark *b)
+{
+	registered = grow_or_die(registered, nregistered + 1, sizeof *registered);
+	registered[nregistered++] = b;
+}
+
+static size_t count_params(const struct bm_benchmark *b)
+{
+	size_t n = 0;
+	while (b->params && b->params[n].name)
+		n++;
+	return n;
+}
+
+/* Writes "suite::name" or "suite::name[p=v,q=w]" into id (cap bytes). */
+static void make_id(char *id, size_t cap, const struct bm_benchmark *b, const size_t *index,
+		    size_t nparams)
+{
+	size_t len = (size_t)snprintf(id, cap, "%s::%s", b->suite, b->name);
+	for (size_t i = 0; i < nparams && len < cap; i++)
+		len += (size_t)snprintf(id + len, cap - len, "%c%s=%ld", i ? ',' : '[',
+					b->params[i].name, b->params[i].values[index[i]]);
+	if (nparams && len < cap)
+		snprintf(id + len, cap - len, "]");
+}
+
+static int matches(const char *id, char *const *filters, size_t n)
+{
+	if (!n)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(filters[i], id, 0) == 0)
+			return 1;
+	return 0;
+}
+
+static int check(const struct bm_benchmark *b, size_t nparams)
+{
+	if (!b->run) {
+		bm_complain("%s:%d: benchmark %s::%s has no .run function", b->file, b->line, b->suite,
+			    b->name);
+		return -1;
+	}
+	if (nparams > BM_MAX_PARAMS) {
+		bm_complain("%s:%d: benchmark %s::%s has more than %d parameters", b->file, b->line,
+			    b->suite, b->name, BM_MAX_PARAMS);
+		return -1;
+	}
+	for (size_t i = 0; i < nparams; i++)
+		if (!b->params[i].count) {
+			bm_complain("%s:%d: parameter '%s' of %s::%s has no values", b->file, b->line,
+				    b->params[i].name, b->suite, b->name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Every combination of b's parameter values (the last parameter varying
+ * fastest) that matches the filters: counts them, and when plan->entries
+ * is set, fills them in too. */
+static void expand(struct bm_plan *plan, const struct bm_benchmark *b, size_t nparams,
+		   char *const *filters, size_t nfilters)
+{
+	size_t index[BM_MAX_PARAMS] = {0};
+	char id[BM_ID_MAX];
+	for (;;) {
+		make_id(id, sizeof id, b, index, nparams);
+		if (matches(id, filters, nfilters)) {
+			if (plan->entries) {
+				struct bm_entry *e = &plan->entries[plan->n];
+				*e = (struct bm_entry){.bench = b, .nparams = nparams};
+				e->id = arena_alloc(strlen(id) + 1);
+				strcpy(e->id, id);
+				memcpy(e->index, index, sizeof index);
+			}
+			plan->n++;
+		}
+		size_t k = nparams;
+		while (k > 0 && ++index[k - 1] == b->params[k - 1].count)
+			index[--k] = 0;
+		if (k == 0)
+			return;
+	}
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct bm_benchmark *x = *(const struct bm_benchmark *const *)a,
+				  *y = *(const struct bm_benchmark *const *)b;
+	int c = strcmp(x->suite, y->suite);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+int plan_build(struct bm_plan *plan, char *const *filters, size_t nfilters)
+{
+	memset(plan, 0, sizeof *plan);
+	/* Constructors run in an order the linker picks: sort, so that the
+	 * plan is the same for every build. */
+	qsort(registered, nregistered, sizeof *registered, by_id);
+	for (size_t i = 0; i < nregistered; i++) {
+		if (i && by_id(&registered[i - 1], &registered[i]) == 0) {
+			bm_complain("%s:%d: benchmark %s::%s is registered twice", registered[i]->file,
+				    registered[i]->line, registered[i]->suite, registered[i]->name);
+			return -1;
+		}
+		if (check(registered[i], count_params(registered[i])) < 0)
+			return -1;
+	}
+	/* Count, then fill: the entries are one block of the arena. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			plan->entries = arena_alloc(plan->n ? plan->n * sizeof *plan->entries : 1);
+			plan->n = 0;
+		}
+		for (size_t i = 0; i < nregistered; i++)
+			expand(plan, registered[i], count_params(registered[i]), filters, nfilters);
+	}
+	return 0;
+}
+
+void plan_release(struct bm_plan *plan)
+{
+	/* The arena goes with the process. */
+	memset(plan, 0, sizeof *plan);
+}
+
+static int same_except(const struct bm_entry *a, const struct bm_entry *b, size_t p)
+{
+	if (a->bench != b->bench)
+		return 0;
+	for (size_t i = 0; i < a->nparams; i++)
+		if (i != p && a->index[i] != b->index[i])
+			return 0;
+	return 1;
+}
+
+void plan_skip_after(struct bm_plan *plan, size_t i, double seconds)
+{
+	const struct bm_entry *e = &plan->entries[i];
+	for (size_t p = 0; p < e->nparams; p++) {
+		const struct bm_param *param = &e->bench->params[p];
+		if (param->limit_s <= 0 || seconds <= param->limit_s)
+			continue;
+		for (size_t j = i + 1; j < plan->n; j++) {
+			struct bm_entry *later = &plan->entries[j];
+			if (later->skipped[0] || !same_except(e, later, p) || later->index[p] <= e->index[p])
+				continue;
+			snprintf(later->skipped, sizeof later->skipped,
+				 "%s took %.3g s, over the %.3g s limit of range '%s'", e->id, seconds,
+				 param->limit_s, param->name);
+		}
+	}
+}
+
+long bm_param(const struct bm_state *s, const char *name)
+{
+	const struct bm_entry *e = s->entry;
+	for (size_t i = 0; i < e->nparams; i++)
+		if (strcmp(e->bench->params[i].name, name) == 0)
+			return e->bench->params[i].values[e->index[i]];
+	bm_complain("%s:%d: benchmark %s asks for parameter '%s', which it does not declare",
+		    e->bench->file, e->bench->line, e->id, name);
+	exit(2);
+}
+
+void bm_set_data(struct bm_state *s, void *data)
+{
+	s->data = data;
+}
+
+void *bm_data(const struct bm_state *s)
+{
+	return s->data;
+}
+
+const char *bm_id(const struct bm_state *s)
+{
+	return s->entry->id;
+}

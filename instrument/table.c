@@ -1,0 +1,47 @@
+#include "config.h"
+
+#include "table.h"
+
+#include "fmt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BOLD "\033[1m"
+#define RED "\033[31m"
+#define YELLOW "\033[33m"
+#define DIM "\033[2m"
+#define RESET "\033[0m"
+
+int table_use_color(FILE *stream)
+{
+	const char *term = getenv("TERM");
+	const char *no = getenv("NO_COLOR");
+	return isatty(fileno(stream)) && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
+}
+
+void table_print(FILE *out, const struct bm_report *r, int color)
+{
+	size_t w = strlen("benchmark");
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		if (strlen(r->benchmarks[i].id) > w)
+			w = strlen(r->benchmarks[i].id);
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE];
+	fprintf(out, "%s%-*s %15s %11s %12s %9s %11s%s\n", color ? BOLD : "", (int)w, "benchmark",
+		"cycles", "time", "speed", "syscalls", "sys time", color ? RESET : "");
+	for (size_t i = 0; i < r->nbenchmarks; i++) {
+		const struct bm_benchmark *x = &r->benchmarks[i];
+		if (x->status != BM_STATUS_OK) {
+			int failed = x->status == BM_STATUS_FAILED;
+			fprintf(out, "%-*s %s%s%s: %s\n", (int)w, x->id, color ? (failed ? RED : YELLOW) : "",
+				failed ? "FAILED" : "skipped", color ? RESET : "", x->reason ? x->reason : "");
+			continue;
+		}
+		fprintf(out, "%-*s %15s %11s %12s %9s %11s\n", (int)w, x->id, fmt_count(a, x->cycles),
+			fmt_seconds(b, x->time_s), fmt_rate(c, x->speed), fmt_count(d, x->syscalls.count),
+			fmt_ns(e, x->syscalls.wall_ns));
+	}
+	fprintf(out, "%s(%s at %.1f GHz: speed = executions per second; system calls are not part of it)%s\n",
+		color ? DIM : "", r->model.id, r->model.frequency_hz / 1e9, color ? RESET : "");
+}

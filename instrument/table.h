@@ -1,0 +1,16 @@
+/* The table bm-run prints: benchmark, cycles, estimated time, speed and
+ * system calls (count and wall time), failed and skipped ones with why. */
+#ifndef BM_TABLE_H
+#define BM_TABLE_H
+
+#include "report.h"
+
+#include <stdio.h>
+
+/* color: use ANSI colours (only on a terminal, never with NO_COLOR). */
+void table_print(FILE *out, const struct bm_report *r, int color);
+
+/* Whether colours suit the stream: a terminal, NO_COLOR unset, TERM not dumb. */
+int table_use_color(FILE *stream);
+
+#endif

@@ -1,0 +1,124 @@
+/* Running the plan under Valgrind: each benchmark in a process of its own.
+ *
+ * The parent forks a child per benchmark; the child does the setup, the
+ * measured run (one callgrind dump, in the child's own file
+ * cg.<child pid>.out.1) and the teardown, then exits.  So every benchmark
+ * starts from the same memory (the parent's, which does not change between
+ * forks): its numbers do not depend on which benchmarks ran before it or
+ * on --filter.  And a benchmark that crashes, exits or is killed takes
+ * only its own process down; the parent reports it and goes on. */
+#include "bm_internal.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* In the child: one benchmark, then exit without the parent's atexit
+ * handlers and stdio buffers. */
+static void child(const struct bm_entry *e)
+{
+	control_send("start %s %d", e->id, (int)getpid());
+	measure_under_valgrind(e);
+	control_send("done %s", e->id);
+	_exit(0);
+}
+
+/* Signal names without strsignal, which may allocate (through gettext) and
+ * so change the heap that later benchmarks start from. */
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+		return "Segmentation fault";
+	case SIGABRT:
+		return "Aborted";
+	case SIGBUS:
+		return "Bus error";
+	case SIGFPE:
+		return "Floating point exception";
+	case SIGILL:
+		return "Illegal instruction";
+	case SIGKILL:
+		return "Killed";
+	case SIGTERM:
+		return "Terminated";
+	case SIGINT:
+		return "Interrupt";
+	case SIGTRAP:
+		return "Trace/breakpoint trap";
+	default:
+		return "signal";
+	}
+}
+
+/* Why a child ended badly, into why; 0 when it exited 0. */
+static int child_failed(int status, char *why, size_t len)
+{
+	if (WIFSIGNALED(status)) {
+		snprintf(why, len, "killed by signal %d (%s)", WTERMSIG(status), signal_name(WTERMSIG(status)));
+		return 1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+		snprintf(why, len, "exited with status %d", WEXITSTATUS(status));
+		return 1;
+	}
+	return 0;
+}
+
+static int time_limited(const struct bm_entry *e)
+{
+	for (size_t p = 0; p < e->nparams; p++)
+		if (e->bench->params[p].limit_s > 0)
+			return 1;
+	return 0;
+}
+
+void run_under_valgrind(struct bm_plan *plan, size_t first)
+{
+	int controlled = control_open() >= 0;
+	size_t measured = 0, failed = 0;
+	char why[256];
+	for (size_t i = first; i < plan->n; i++)
+		control_send("plan %s", plan->entries[i].id);
+	fflush(NULL); /* nothing buffered to be written twice by a child */
+	for (size_t i = first; i < plan->n; i++) {
+		struct bm_entry *e = &plan->entries[i];
+		if (e->skipped[0]) {
+			control_send("skip %s %s", e->id, e->skipped);
+			continue;
+		}
+		pid_t pid = fork();
+		if (pid == 0)
+			child(e);
+		int status = 0;
+		if (pid < 0) {
+			/* No process to spare: measure here, at the cost of isolation. */
+			control_send("start %s %d", e->id, (int)getpid());
+			measure_under_valgrind(e);
+			control_send("done %s", e->id);
+		} else {
+			while (waitpid(pid, &status, 0) < 0)
+				;
+		}
+		if (child_failed(status, why, sizeof why)) {
+			control_send("fail %s %s", e->id, why);
+			if (!controlled)
+				bm_complain("%s: %s", e->id, why);
+			failed++;
+			continue;
+		}
+		measured++;
+		if (controlled && time_limited(e)) {
+			control_send("ask %s", e->id);
+			double t = control_ask_time();
+			if (t >= 0)
+				plan_skip_after(plan, i, t);
+		}
+	}
+	control_send("end");
+	if (!controlled)
+		bm_complain("measured %zu benchmark%s under Valgrind, each in its own process with one "
+			    "callgrind dump (time-bounded ranges need bm-run)%s",
+			    measured, measured == 1 ? "" : "s", failed ? "; some failed" : "");
+}
