@@ -18,21 +18,27 @@
  * glibc derives from the CPU model, and fixed cache-size thresholds (the
  * ones glibc computes under Valgrind's synthetic CPU on an AVX2 host).
  * Without it the same program counted 27.3M or 4.5M instructions
- * depending on the memcpy variant the host's CPU selected. */
+ * depending on the memcpy variant the host's CPU selected.
+ *
+ * The hwcaps list comes last and ends with a comma: glibc 2.36's parser
+ * of that list steps one byte past the end of its value, and would read
+ * on into whatever follows the environment (among it the random bytes of
+ * AT_RANDOM), which made start-up cost a few instructions more now and
+ * then.  With a final comma it stops on the value's own terminator. */
 const char sandbox_glibc_tunables[] =
-	"glibc.cpu.hwcaps="
+	"glibc.cpu.x86_data_cache_size=0x8000"
+	":glibc.cpu.x86_shared_cache_size=0x800000"
+	":glibc.cpu.x86_non_temporal_threshold=0x200000"
+	":glibc.cpu.x86_rep_movsb_threshold=0x2000"
+	":glibc.cpu.x86_rep_stosb_threshold=0x800"
+	":glibc.cpu.hwcaps="
 	"-AVX,-AVX2,-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512ER,-AVX512PF,-AVX512VL,"
 	"-SSSE3,-SSE4_1,-SSE4_2,-POPCNT,-LZCNT,-MOVBE,-BMI1,-BMI2,-FMA,-FMA4,-F16C,-RTM,"
 	"-ERMS,-FSRM,"
 	"-Fast_Unaligned_Load,-Fast_Unaligned_Copy,-Fast_Rep_String,-Fast_Copy_Backward,"
 	"-Prefer_PMINUB_for_stringop,-AVX_Fast_Unaligned_Load,-Slow_BSF,-Slow_SSE4_2,"
 	"-Prefer_No_VZEROUPPER,-Prefer_ERMS,-Prefer_FSRM,-Prefer_No_AVX512,"
-	"-MathVec_Prefer_No_AVX512,-Avoid_Short_Distance_REP_MOVSB"
-	":glibc.cpu.x86_data_cache_size=0x8000"
-	":glibc.cpu.x86_shared_cache_size=0x800000"
-	":glibc.cpu.x86_non_temporal_threshold=0x200000"
-	":glibc.cpu.x86_rep_movsb_threshold=0x2000"
-	":glibc.cpu.x86_rep_stosb_threshold=0x800";
+	"-MathVec_Prefer_No_AVX512,-Avoid_Short_Distance_REP_MOVSB,";
 
 /* The program sees exactly these (plus --env): nothing of the caller's
  * environment, whose size would move the stack. */
