@@ -19,7 +19,7 @@ check "harness mode: a table with cycles, time, speed and system calls" \
 check "harness mode: the table has every benchmark" grep -q '^cases::memory\[kib=1024\]  *[0-9,]* ' "$scratch/ok.out"
 check_eq "the table has no colours off a terminal" "" "$(grep -c "$(printf '\033')" "$scratch/ok.out" | grep -v '^0$')"
 check_eq "the report records tool, Valgrind, model and feature mask" "bm-run 3.19.0 bm-model/1 8388608 yes" \
-	"$(json_get "$scratch/ok.json" 'join " ", $j->{tool}{name}, $j->{tool}{valgrind}, $j->{model}{id}, $j->{model}{cache}{LL}[0], ($j->{model}{cpu_features} =~ /^glibc\.cpu\.hwcaps=-AVX,/ ? "yes" : "no")')"
+	"$(json_get "$scratch/ok.json" 'join " ", $j->{tool}{name}, $j->{tool}{valgrind}, $j->{model}{id}, $j->{model}{cache}{LL}[0], ($j->{model}{cpu_features} =~ /glibc\.cpu\.hwcaps=-AVX,/ ? "yes" : "no")')"
 check_eq "the report records compiler, OS, arch, binary and build-id" "GCC yes x86_64 cases 40" \
 	"$(json_get "$scratch/ok.json" 'my $c = $j->{context}{platform}; join " ", ($c->{compiler} =~ /^(GCC|clang)/)[0], ($c->{os} ? "yes" : "no"), $c->{arch}, ($j->{binary}{path} =~ m{([^/]+)$})[0], length $j->{binary}{build_id}')"
 check_eq "speed is frequency / cycles and time is cycles / frequency" "ok" \
@@ -124,7 +124,11 @@ check_eq "no Valgrind: exit 2 and what to do" \
 check_eq "a bad option value: exit 2" "2 bm-run: --jobs needs a number from 1 to 256, not '0'" "$? $(cat "$scratch/err")"
 "$BM_RUN" --name x -- "$cases" >/dev/null 2>"$scratch/err"
 check "--name on a libbm program: says to add --whole" grep -q "links libbm: its benchmarks name themselves; add --whole" "$scratch/err"
-check_eq "no scratch directory is left behind" "" "$(ls -d /tmp/bm-run.* 2>/dev/null | head -n 1)"
+printf '#!/bin/sh\necho "$0" >"$1"\n' >"$scratch/where.sh"
+chmod +x "$scratch/where.sh"
+"$BM_RUN" -q -- "$scratch/where.sh" "$scratch/where" >/dev/null 2>&1
+check "the program ran from bm-run's scratch directory" grep -q '^/tmp/bm-run\.[A-Za-z0-9]*/p$' "$scratch/where"
+check "the scratch directory is removed afterwards" test ! -e "$(dirname "$(cat "$scratch/where")")"
 
 # -- the benchmark binary on its own --
 "$cases" --list >"$scratch/list"
