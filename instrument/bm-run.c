@@ -42,7 +42,7 @@ struct options {
 	char **env;
 	size_t nenv;
 	double timeout_s;
-	int verify, quiet, with_profile;
+	int verify, quiet, with_profile, warm;
 	const char *keep_dir;
 };
 
@@ -73,6 +73,8 @@ static void usage(FILE *out)
 		"      --env K=V       add K=V to the program's environment (repeatable)\n"
 		"      --timeout SECONDS  fail a benchmark that runs longer (default: none)\n"
 		"      --verify        run everything twice; fail on any difference\n"
+		"      --warm          measure each libbm benchmark after an unmeasured first\n"
+		"                      run, on warm simulated caches (default: cold)\n"
 		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind)\n"
 		"      --no-profile    leave the per-function profiles out of the report\n"
 		"  -q, --quiet         print nothing but errors\n"
@@ -88,7 +90,7 @@ static void usage(FILE *out)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
-	       OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION };
+	       OPT_WARM, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"bench", required_argument, NULL, OPT_BENCH},
@@ -99,6 +101,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"env", required_argument, NULL, OPT_ENV},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"verify", no_argument, NULL, OPT_VERIFY},
+		{"warm", no_argument, NULL, OPT_WARM},
 		{"keep", required_argument, NULL, OPT_KEEP},
 		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
 		{"quiet", no_argument, NULL, 'q'},
@@ -152,6 +155,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_VERIFY:
 			o->verify = 1;
+			break;
+		case OPT_WARM:
+			o->warm = 1;
 			break;
 		case OPT_KEEP:
 			o->keep_dir = optarg;
@@ -287,14 +293,23 @@ static int plan_command(struct jobs *js, char *const *argv, size_t argc, const s
 				r = -1;
 		}
 	} else if (elf.links_libbm && !o->whole) {
+		char **args = xcalloc(argc + 1, sizeof *args);
+		memcpy(args, argv + 1, (argc - 1) * sizeof *args);
+		if (o->warm)
+			args[argc - 1] = "--warm";
 		if (o->name) {
 			log_error("'%s' links libbm: its benchmarks name themselves; add --whole to measure "
 				  "the whole process as '%s'",
 				  program, o->name);
 			r = -1;
 		} else {
-			job_init(new_job(js), program, argv + 1, argc - 1, MODE_HARNESS, NULL, NULL);
+			job_init(new_job(js), program, args, argc - 1 + (o->warm != 0), MODE_HARNESS, NULL,
+				 NULL);
 		}
+		free(args);
+	} else if (o->warm) {
+		log_error("--warm needs a program that links libbm; '%s' does not", program);
+		r = -1;
 	} else {
 		job_init(new_job(js), program, argv + 1, argc - 1, MODE_WHOLE, NULL,
 			 o->name ? o->name : path_basename(program));
@@ -348,13 +363,14 @@ static void copy_jobs(struct jobs *dst, const struct jobs *src)
 /* ---- the report ---- */
 
 static void fill_report(struct bm_report *r, const char *valgrind_version, const struct jobs *js,
-			const struct elfinfo *elf)
+			const struct elfinfo *elf, int warm)
 {
 	r->tool_name = xstrdup("bm-run");
 	r->tool_version = xstrdup(PACKAGE_VERSION);
 	r->valgrind = xstrdup(valgrind_version);
 	benchmark_fill_model(&r->model, model, NULL);
 	r->model.cpu_features = xstrdup(sandbox_glibc_tunables);
+	r->model.warm_caches = warm;
 	r->context.compiler = elf->compiler ? xstrdup(elf->compiler) : NULL;
 	r->context.os = platform_os();
 	r->context.arch = platform_arch();
@@ -474,7 +490,7 @@ int main(int argc, char **argv)
 		.model = model,
 	};
 	size_t failed = 0;
-	fill_report(&report, version, &js, &elf);
+	fill_report(&report, version, &js, &elf, o.warm);
 	if (run_once(&js, &ro, &report, &o, &failed) < 0)
 		goto done;
 	if (o.verify) {

@@ -45,12 +45,13 @@ void plan_release(struct bm_plan *plan);
 void plan_skip_after(struct bm_plan *plan, size_t i, double seconds);
 
 /* Executes setup, run and teardown of e, with run between callgrind's
- * client requests (one dump named after the id).  See measure.c. */
-void measure_under_valgrind(const struct bm_entry *e);
+ * client requests (one dump named after the id); warm: after an
+ * unmeasured first run on the same simulated caches.  See measure.c. */
+void measure_under_valgrind(const struct bm_entry *e, int warm);
 
 /* Runs every entry of the plan from first on under Valgrind, each in a
  * process of its own (see valgrind_run.c). */
-void run_under_valgrind(struct bm_plan *plan, size_t first);
+void run_under_valgrind(struct bm_plan *plan, size_t first, int warm);
 
 /* Times e natively; sets the median and the spread (half the
  * interquartile range, relative) of one run in seconds. */

@@ -13,6 +13,7 @@ struct options {
 	int list;
 	double min_time_s;
 	const char *resume_after;
+	int warm;
 };
 
 static void usage(FILE *out, const char *prog)
@@ -31,6 +32,8 @@ static void usage(FILE *out, const char *prog)
 		"                     (default 0.2)\n"
 		"  --resume-after ID  run only the benchmarks after ID (bm-run uses it\n"
 		"                     to go on after a benchmark crashed)\n"
+		"  --warm             under Valgrind, measure each run after an unmeasured\n"
+		"                     first one, on warm simulated caches (bm-run --warm)\n"
 		"  -h, --help         show this help\n",
 		prog, prog);
 }
@@ -42,6 +45,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{"filter", required_argument, NULL, 'f'},
 		{"min-time", required_argument, NULL, 'm'},
 		{"resume-after", required_argument, NULL, 'r'},
+		{"warm", no_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -69,6 +73,9 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case 'r':
 			o->resume_after = optarg;
+			break;
+		case 'w':
+			o->warm = 1;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -148,7 +155,7 @@ int bm_main(int argc, char **argv)
 		bm_complain(o.nfilters ? "no benchmark matches the filter" : "no benchmarks registered");
 		status = 1;
 	} else if (RUNNING_ON_VALGRIND) {
-		run_under_valgrind(&plan, first);
+		run_under_valgrind(&plan, first, o.warm);
 	} else {
 		run_natively(&plan, first, o.min_time_s);
 	}

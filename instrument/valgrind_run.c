@@ -16,10 +16,10 @@
 
 /* In the child: one benchmark, then exit without the parent's atexit
  * handlers and stdio buffers. */
-static void child(const struct bm_entry *e)
+static void child(const struct bm_entry *e, int warm)
 {
 	control_send("start %s %d", e->id, (int)getpid());
-	measure_under_valgrind(e);
+	measure_under_valgrind(e, warm);
 	control_send("done %s", e->id);
 	_exit(0);
 }
@@ -74,7 +74,7 @@ static int time_limited(const struct bm_entry *e)
 	return 0;
 }
 
-void run_under_valgrind(struct bm_plan *plan, size_t first)
+void run_under_valgrind(struct bm_plan *plan, size_t first, int warm)
 {
 	int controlled = control_open() >= 0;
 	size_t measured = 0, failed = 0;
@@ -90,12 +90,12 @@ void run_under_valgrind(struct bm_plan *plan, size_t first)
 		}
 		pid_t pid = fork();
 		if (pid == 0)
-			child(e);
+			child(e, warm);
 		int status = 0;
 		if (pid < 0) {
 			/* No process to spare: measure here, at the cost of isolation. */
 			control_send("start %s %d", e->id, (int)getpid());
-			measure_under_valgrind(e);
+			measure_under_valgrind(e, warm);
 			control_send("done %s", e->id);
 		} else {
 			while (waitpid(pid, &status, 0) < 0)

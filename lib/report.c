@@ -255,6 +255,7 @@ static json_t *model_json(const struct bm_report_model *m)
 		put(j, "cache", json_null());
 	}
 	put(j, "cpu_features", json_text(m->cpu_features));
+	put(j, "warm_caches", json_boolean(m->warm_caches));
 	return j;
 }
 
@@ -576,6 +577,10 @@ static int read_model(const json_t *j, struct bm_report_model *m, char **err)
 	    (c && (read_geometry(c, "I1", &m->i1, err) || read_geometry(c, "D1", &m->d1, err) ||
 		   read_geometry(c, "LL", &m->ll, err))))
 		return -1;
+	json_t *warm = json_object_get(o, "warm_caches");
+	if (warm && !json_is_boolean(warm) && !json_is_null(warm))
+		return wrong(err, "model.", "warm_caches", "true or false");
+	m->warm_caches = json_is_true(warm);
 	return dup_string(o, "model.", "cpu_features", OPTIONAL, &m->cpu_features, err);
 }
 

@@ -68,6 +68,7 @@ struct bm_report_model {
 	uint64_t l1_hit, ll_hit, ram;          /* weights */
 	struct bm_cache_geometry i1, d1, ll; /* all zero when unknown */
 	char *cpu_features; /* the GLIBC_TUNABLES the program ran with, or NULL */
+	int warm_caches;    /* measured after an unmeasured run (bm-run --warm) */
 };
 
 struct bm_commit {

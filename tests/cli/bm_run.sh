@@ -89,6 +89,23 @@ printf '%s\n' "/bin/echo 'unterminated" >"$scratch/bad-manifest"
 check_eq "a manifest with an unterminated quote: exit 2 and where" "2 bm-run: $scratch/bad-manifest:1: unterminated ' quote" \
 	"$? $(cat "$scratch/err")"
 
+# -- warm caches --
+"$BM_RUN" --warm --verify -o "$scratch/warm.json" -- "$cases" --filter 'cases::compute*' \
+	--filter 'cases::memory[[]kib=64]' >/dev/null 2>"$scratch/err"
+check_eq "--warm: deterministic too (--verify)" "0 bm-run: verify: two runs gave identical numbers" \
+	"$? $(cat "$scratch/err")"
+check_eq "--warm: the report says so" "true false" \
+	"$(json_get "$scratch/warm.json" '$j->{model}{warm_caches} ? "true" : "false"') $(json_get "$scratch/ok.json" '$j->{model}{warm_caches} ? "true" : "false"')"
+check_eq "--warm: the same instructions, no cold instruction misses, fewer cycles" "same none fewer" \
+	"$(perl -MJSON::PP -e 'local $/; my @r = map { open my $f, "<", $_ or die; decode_json(<$f>) } @ARGV;
+		my %cold = map { $_->{id} => $_ } @{$r[0]{benchmarks}}; my $w = $r[1]{benchmarks}[0]; my $c = $cold{$w->{id}};
+		print abs($w->{events}{Ir} - $c->{events}{Ir}) <= 2 ? "same" : "differ", " ",
+			$w->{events}{I1mr} == 0 ? "none" : "some", " ", $w->{cycles} < $c->{cycles} ? "fewer" : "more"' \
+		"$scratch/ok.json" "$scratch/warm.json")"
+"$BM_RUN" --warm -- "$PROGRAMS/whole" >/dev/null 2>"$scratch/err"
+check_eq "--warm on a program without libbm: exit 2 and why" \
+	"2 bm-run: --warm needs a program that links libbm; '$PROGRAMS/whole' does not" "$? $(cat "$scratch/err")"
+
 # -- verify, keep, colours --
 "$BM_RUN" --verify -- "$cases" --filter 'cases::memory*' >/dev/null 2>"$scratch/err"
 check_eq "--verify: two runs, identical numbers, exit 0" "0 bm-run: verify: two runs gave identical numbers" \
