@@ -290,7 +290,7 @@ static json_t *context_json(const struct bm_context *c)
 	return j;
 }
 
-static json_t *syscalls_json(const struct bm_syscalls *s)
+json_t *syscalls_to_json(const struct bm_syscalls *s)
 {
 	json_t *j = need(json_object()), *by = need(json_array());
 	put(j, "count", jint(s->count));
@@ -338,7 +338,7 @@ static json_t *benchmark_json(const struct bm_benchmark *b)
 	put(j, "cycles", ok ? jint(b->cycles) : json_null());
 	put(j, "time_s", ok ? jreal(b->time_s) : json_null());
 	put(j, "speed", ok ? jreal(b->speed) : json_null());
-	put(j, "syscalls", ok ? syscalls_json(&b->syscalls) : json_null());
+	put(j, "syscalls", ok ? syscalls_to_json(&b->syscalls) : json_null());
 	put(j, "profile", b->profile ? json_incref(b->profile) : json_null());
 	return j;
 }

@@ -121,6 +121,9 @@ struct bm_benchmark *report_add_benchmark(struct bm_report *r);
  * trailing "[...]" the tag is NULL. */
 void benchmark_set_id(struct bm_benchmark *b, const char *id);
 
+/* The JSON of a benchmark's system calls (a new reference). */
+json_t *syscalls_to_json(const struct bm_syscalls *s);
+
 /* The JSON of r (a new reference). */
 json_t *report_to_json(const struct bm_report *r);
 

@@ -1,0 +1,22 @@
+/* The JSON API's handlers (version 1); routes.c maps paths to them. */
+#ifndef BM_API_H
+#define BM_API_H
+
+#include "http.h"
+
+void api_upload(struct request *req, struct response *res);        /* POST runs */
+void api_commit_report(struct request *req, struct response *res); /* GET commits/SHA/report */
+void api_history(struct request *req, struct response *res);       /* GET benchmarks/ID/history */
+void api_changes(struct request *req, struct response *res);       /* GET changes */
+void api_profile(struct request *req, struct response *res);       /* GET runs/RUN/benchmarks/ID/profile */
+void api_settings_get(struct request *req, struct response *res);
+void api_settings_put(struct request *req, struct response *res);
+void api_projects(struct request *req, struct response *res);
+void api_branches(struct request *req, struct response *res);
+
+/* The platform key runs are matched on: compact JSON of the report's
+ * {"arch", "compiler", "os"} with sorted keys (the caller owns it). */
+struct bm_report;
+char *platform_key(const struct bm_report *r);
+
+#endif

@@ -1,0 +1,113 @@
+/* Projects, branches, settings and the stored profile of one result. */
+#include "config.h"
+
+#include "api.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void api_projects(struct request *req, struct response *res)
+{
+	json_t *a;
+	char *err = NULL;
+	if (store_projects(req->server->store, &a, &err)) {
+		http_error(res, 500, "%s", err);
+		free(err);
+		return;
+	}
+	http_json(res, 200, json_pack("{s:o}", "projects", a));
+}
+
+void api_branches(struct request *req, struct response *res)
+{
+	json_t *a;
+	char *err = NULL;
+	if (store_branches(req->server->store, req->project.id, &a, &err)) {
+		http_error(res, 500, "%s", err);
+		free(err);
+		return;
+	}
+	http_json(res, 200, json_pack("{s:s,s:o}", "project", req->project_name, "branches", a));
+}
+
+static json_t *settings_json(const struct project *p)
+{
+	return json_pack("{s:f,s:f,s:i}", "threshold", p->threshold, "dt", p->dt, "st", (int)p->st);
+}
+
+void api_settings_get(struct request *req, struct response *res)
+{
+	http_json(res, 200, settings_json(&req->project));
+}
+
+/* A partial body changes only the settings it names; every value is
+ * checked before any is written. */
+void api_settings_put(struct request *req, struct response *res)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(req->body, req->body_size, JSON_REJECT_DUPLICATES, &jerr);
+	if (!j) {
+		http_error(res, 400, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		return;
+	}
+	struct project p = req->project;
+	const char *key;
+	json_t *v;
+	if (!json_is_object(j)) {
+		http_error(res, 400, "expected an object such as {\"threshold\": 0.05}");
+		goto out;
+	}
+	json_object_foreach(j, key, v)
+	{
+		double x = json_is_number(v) ? json_number_value(v) : NAN;
+		if (!strcmp(key, "threshold")) {
+			if (!(x >= 0 && x <= 0.5)) {
+				http_error(res, 400, "threshold: expected a number from 0 to 0.50");
+				goto out;
+			}
+			p.threshold = x;
+		} else if (!strcmp(key, "dt")) {
+			if (!(x >= 0 && x <= 1)) {
+				http_error(res, 400, "dt: expected a number from 0 to 1");
+				goto out;
+			}
+			p.dt = x;
+		} else if (!strcmp(key, "st")) {
+			if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100000) {
+				http_error(res, 400, "st: expected an integer from 0 to 100000");
+				goto out;
+			}
+			p.st = (unsigned)json_integer_value(v);
+		} else {
+			http_error(res, 400, "unknown setting '%s' (threshold, dt, st)", key);
+			goto out;
+		}
+	}
+	char *err = NULL;
+	if (store_project_put_settings(req->server->store, &p, &err)) {
+		http_error(res, 500, "%s", err);
+		free(err);
+	} else {
+		http_json(res, 200, settings_json(&p));
+	}
+out:
+	json_decref(j);
+}
+
+void api_profile(struct request *req, struct response *res)
+{
+	json_t *j;
+	char *err = NULL;
+	int rc = store_profile(req->server->store, req->project.id, req->param[1], req->param[2], &j, &err);
+	if (rc < 0) {
+		http_error(res, 500, "%s", err);
+		free(err);
+	} else if (rc == 0) {
+		http_error(res, 404, "no profile of '%s' in run '%s'", req->param[2], req->param[1]);
+	} else {
+		json_object_set_new(j, "run_id", json_string(req->param[1]));
+		json_object_set_new(j, "benchmark", json_string(req->param[2]));
+		http_json(res, 200, j);
+	}
+}

@@ -1,0 +1,129 @@
+/* GET /api/v1/projects/NAME/commits/SHA/report[?pr=N]: the commit's
+ * results against its baseline, with the commit impact and the verdict.
+ *
+ * The commit's run is its newest upload (for pull request N with ?pr=N);
+ * its results are those of every run of the commit with the same model
+ * and platform, so that a suite split over several CI jobs reads as one. */
+#include "config.h"
+
+#include "api.h"
+
+#include "baseline.h"
+#include "compare.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *status_name(enum bm_status s)
+{
+	return s == BM_STATUS_OK ? "ok" : s == BM_STATUS_FAILED ? "failed" : "skipped";
+}
+
+static json_t *number_or_null(int has, double x)
+{
+	return has && isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *benchmark_rows(const struct comparison *cmp, const struct store_result *head, size_t nhead)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct comparison_row *r = &cmp->rows[i];
+		const char *reason = NULL;
+		for (size_t k = 0; r->in_head && k < nhead; k++)
+			if (head[k].id == r->id)
+				reason = head[k].reason;
+		json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
+						   number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed),
+						   "base_speed", number_or_null(r->has_base, r->base_speed), "impact",
+						   number_or_null(r->has_impact, r->impact), "status",
+						   r->in_head ? status_name(r->status) : "missing", "reason", reason));
+	}
+	return a;
+}
+
+static json_t *run_json(const struct store_run *run)
+{
+	return json_pack("{s:s,s:s,s:s}", "sha", run->sha, "run_id", run->run_id, "branch", run->branch);
+}
+
+static struct result *as_results(const struct store_result *x, size_t n)
+{
+	struct result *r = xcalloc(n + 1, sizeof *r);
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct result){.id = x[i].id, .status = x[i].status, .speed = x[i].speed};
+	return r;
+}
+
+void api_commit_report(struct request *req, struct response *res)
+{
+	struct store *st = req->server->store;
+	const char *sha_in = req->param[1], *pr_text = http_query(req, "pr");
+	long pr = 0;
+	if (pr_text) {
+		char *end;
+		pr = strtol(pr_text, &end, 10);
+		if (*end || pr <= 0) {
+			http_error(res, 400, "pr: expected a pull-request number, not '%s'", pr_text);
+			return;
+		}
+	}
+	char *sha = xstrdup(sha_in), *err = NULL;
+	for (char *p = sha; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	struct store_run head;
+	struct baseline base = {0};
+	struct store_result *hres = NULL, *bres = NULL;
+	size_t nh = 0, nb = 0;
+	int rc = store_commit_run(st, req->project.id, sha, pr, &head, &err);
+	if (rc <= 0) {
+		if (rc < 0)
+			http_error(res, 500, "%s", err);
+		else if (pr)
+			http_error(res, 404, "no run of commit '%s' for pull request #%ld", sha_in, pr);
+		else
+			http_error(res, 404, "no run of commit '%s' in project '%s'", sha_in, req->project_name);
+		free(err);
+		free(sha);
+		return;
+	}
+	if (store_commit_results(st, req->project.id, &head, &hres, &nh, &err) ||
+	    baseline_find(st, req->project.id, &head, &base, &err) ||
+	    (base.found && store_commit_results(st, req->project.id, &base.run, &bres, &nb, &err))) {
+		http_error(res, 500, "%s", err);
+		goto out;
+	}
+	struct result *h = as_results(hres, nh), *b = base.found ? as_results(bres, nb) : NULL;
+	struct comparison cmp;
+	double t = req->project.threshold;
+	comparison_build(&cmp, h, nh, b, nb, t);
+	json_t *baseline = json_null();
+	if (base.found) {
+		baseline = run_json(&base.run);
+		json_object_set_new(baseline, "reason", json_string(base.reason));
+	}
+	json_t *platform = json_loads(head.platform, 0, NULL);
+	json_t *body = json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:o,s:s,s:f,s:o,s:s,s:o}", "commit", head.sha, "run_id",
+				 head.run_id, "branch", head.branch, "pr", head.pr ? json_integer(head.pr) : json_null(),
+				 "model", head.model, "platform", platform ? platform : json_object(), "baseline",
+				 baseline, "baseline_reason", base.reason, "threshold", t, "commit_impact",
+				 number_or_null(cmp.has_commit_impact, cmp.commit_impact), "verdict",
+				 verdict_name(cmp.verdict), "benchmarks", benchmark_rows(&cmp, hres, nh));
+	if (body)
+		http_json(res, 200, body);
+	else
+		http_error(res, 500, "cannot write the report as JSON");
+	comparison_release(&cmp);
+	free(h);
+	free(b);
+out:
+	store_results_free(hres, nh);
+	store_results_free(bres, nb);
+	baseline_release(&base);
+	store_run_release(&head);
+	free(err);
+	free(sha);
+}

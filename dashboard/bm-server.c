@@ -1,0 +1,284 @@
+/* bm-server: stores uploaded reports and answers the JSON API.
+ *
+ *   bm-server [--db FILE] serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]
+ *   bm-server [--db FILE] project create NAME
+ *   bm-server [--db FILE] token create PROJECT [--admin]
+ *
+ * Sub-commands are one table; each is a function taking its arguments. */
+#include "config.h"
+
+#include "http.h"
+#include "store.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_DB "bm.db"
+#define DEFAULT_LISTEN "127.0.0.1:8080"
+#define DEFAULT_MAX_BODY (32u << 20)
+
+static const char usage_text[] =
+	"usage: bm-server [--db FILE] COMMAND\n"
+	"\n"
+	"  serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]\n"
+	"                              serve the API (default " DEFAULT_LISTEN "; port 0: any free port)\n"
+	"  project create NAME         create a project; prints its upload token\n"
+	"  token create PROJECT [--admin]\n"
+	"                              another upload (or admin) token for PROJECT\n"
+	"\n"
+	"  --db FILE   the SQLite database (default " DEFAULT_DB ", created when missing)\n"
+	"Tokens are shown once; the server keeps only their hash.\n";
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("bm-server: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return 2;
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "bm-server: %s\n%s", msg, usage_text);
+	return 2;
+}
+
+static struct store *open_store(const char *db)
+{
+	char *err = NULL;
+	struct store *st = store_open(db, &err);
+	if (!st) {
+		fail("%s", err);
+		free(err);
+	}
+	return st;
+}
+
+/* ---- serve ---- */
+
+static int parse_listen(const char *spec, char **host, unsigned *port)
+{
+	const char *colon = strrchr(spec, ':');
+	if (!colon || colon == spec)
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long p = strtoul(colon + 1, &end, 10);
+	if (errno || *end || colon[1] == '\0' || p > 65535)
+		return -1;
+	size_t n = (size_t)(colon - spec);
+	if (spec[0] == '[' && n >= 2 && spec[n - 1] == ']') /* [::1]:8080 */
+		*host = xstrndup(spec + 1, n - 2);
+	else
+		*host = xstrndup(spec, n);
+	*port = (unsigned)p;
+	return 0;
+}
+
+static int cmd_serve(const char *db, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"listen", required_argument, NULL, 'l'},
+		{"threads", required_argument, NULL, 't'},
+		{"max-body", required_argument, NULL, 'm'},
+		{"public-url", required_argument, NULL, 'u'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *listen = DEFAULT_LISTEN;
+	long threads = sysconf(_SC_NPROCESSORS_ONLN) * 2;
+	struct server srv = {.max_body = DEFAULT_MAX_BODY};
+	int opt;
+	char *end;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			listen = optarg;
+			break;
+		case 't':
+			threads = strtol(optarg, &end, 10);
+			if (*end || threads < 1 || threads > 1024)
+				return fail("--threads needs a number from 1 to 1024, not '%s'", optarg);
+			break;
+		case 'm': {
+			unsigned long long v = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || v < 1024 || v > (1ull << 32))
+				return fail("--max-body needs bytes from 1024 to 4294967296, not '%s'", optarg);
+			srv.max_body = (size_t)v;
+			break;
+		}
+		case 'u':
+			srv.public_url = optarg;
+			break;
+		default:
+			return usage_error("bad option to serve");
+		}
+	}
+	if (optind != argc)
+		return usage_error("serve takes no arguments besides its options");
+	char *host;
+	unsigned port, bound;
+	if (parse_listen(listen, &host, &port))
+		return fail("--listen needs HOST:PORT (such as 127.0.0.1:8080), not '%s'", listen);
+	if (threads < 2)
+		threads = 2;
+
+	/* Signals are taken by sigwait below, in this thread only: block them
+	 * before any other thread starts so that every thread inherits it. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (!(srv.store = open_store(db))) {
+		free(host);
+		return 2;
+	}
+	char *err = NULL;
+	struct http_daemon *d = http_start(&srv, host, port, (unsigned)threads, &bound, &err);
+	if (!d) {
+		fail("%s", err);
+		free(err);
+		store_free(srv.store);
+		free(host);
+		return 2;
+	}
+	printf("bm-server: serving http://%s%s%s:%u/ (database %s)\n", strchr(host, ':') ? "[" : "", host,
+	       strchr(host, ':') ? "]" : "", bound, db);
+	fflush(stdout);
+	int sig;
+	sigwait(&stop, &sig);
+	fprintf(stderr, "bm-server: %s: finishing the requests in flight\n", sig == SIGINT ? "interrupted" : "terminated");
+	http_stop(d);
+	store_free(srv.store);
+	free(host);
+	return 0;
+}
+
+/* ---- project and token ---- */
+
+/* Names are any UTF-8 text without NUL, up to 255 bytes. */
+static int check_name(const char *name)
+{
+	json_t *j = json_string(name);
+	int ok = j && *name && strlen(name) <= 255;
+	json_decref(j);
+	return ok;
+}
+
+static int print_token(struct store *st, int64_t project, int admin, const char *name, const char *what)
+{
+	char *token, *err = NULL;
+	if (store_token_create(st, project, admin, &token, &err)) {
+		fail("%s", err);
+		free(err);
+		return 2;
+	}
+	fprintf(stderr, "bm-server: %s for project '%s' (shown once, keep it secret):\n", what, name);
+	printf("%s\n", token);
+	free(token);
+	return 0;
+}
+
+static int cmd_project(const char *db, int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[1], "create"))
+		return usage_error("usage: project create NAME");
+	const char *name = argv[2];
+	if (!check_name(name))
+		return fail("project names are 1 to 255 bytes of UTF-8, not '%s'", name);
+	struct store *st = open_store(db);
+	if (!st)
+		return 2;
+	char *err = NULL;
+	struct project p;
+	int rc = store_project_create(st, name, &err);
+	if (rc == 0) {
+		fail("project '%s' exists already (bm-server token create PROJECT gives another token)", name);
+		rc = 1;
+	} else if (rc < 0 || store_project_get(st, name, &p, &err) != 1) {
+		fail("%s", err ? err : "the new project cannot be read back");
+		rc = 2;
+	} else {
+		rc = print_token(st, p.id, 0, name, "project created; its upload token");
+	}
+	free(err);
+	store_free(st);
+	return rc;
+}
+
+static int cmd_token(const char *db, int argc, char **argv)
+{
+	int admin = argc == 4 && !strcmp(argv[3], "--admin");
+	if ((argc != 3 && !admin) || strcmp(argv[1], "create"))
+		return usage_error("usage: token create PROJECT [--admin]");
+	struct store *st = open_store(db);
+	if (!st)
+		return 2;
+	char *err = NULL;
+	struct project p;
+	int rc = store_project_get(st, argv[2], &p, &err);
+	if (rc <= 0) {
+		if (rc < 0)
+			fail("%s", err);
+		else
+			fail("no project '%s' (create it with: bm-server project create NAME)", argv[2]);
+		rc = 2;
+	} else {
+		rc = print_token(st, p.id, admin, argv[2], admin ? "admin token" : "upload token");
+	}
+	free(err);
+	store_free(st);
+	return rc;
+}
+
+static const struct command {
+	const char *name;
+	int (*run)(const char *db, int argc, char **argv);
+} commands[] = {
+	{"serve", cmd_serve},
+	{"project", cmd_project},
+	{"token", cmd_token},
+};
+
+int main(int argc, char **argv)
+{
+	const char *db = DEFAULT_DB;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+			db = argv[++i];
+		} else if (!strncmp(argv[i], "--db=", 5)) {
+			db = argv[i] + 5;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("bm-server %s\n", PACKAGE_VERSION);
+			return 0;
+		} else {
+			return fail("unknown option '%s' (see bm-server --help)", argv[i]);
+		}
+	}
+	if (i == argc)
+		return usage_error("no command");
+	for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+		if (!strcmp(argv[i], commands[k].name))
+			return commands[k].run(db, argc - i, argv + i);
+	return fail("unknown command '%s' (see bm-server --help)", argv[i]);
+}

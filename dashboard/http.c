@@ -1,0 +1,443 @@
+/* The HTTP layer: see http.h. */
+#include "config.h"
+
+#include "http.h"
+
+#include "error.h"
+#include "xalloc.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+struct http_daemon {
+	struct MHD_Daemon *mhd;
+	struct server *srv;
+};
+
+/* What one request holds between libmicrohttpd's calls. */
+struct call {
+	struct request req;
+	struct MHD_Connection *conn;
+	const struct route *route;
+	char *body;
+	size_t size, alloc;
+	int too_large;
+	char **owned; /* strings handed out by http_query and friends */
+	size_t nowned, owned_alloc;
+};
+
+static char *own(struct call *c, char *s)
+{
+	xgrow(&c->owned, &c->owned_alloc, c->nowned + 1, sizeof *c->owned);
+	c->owned[c->nowned++] = s;
+	return s;
+}
+
+void http_error(struct response *res, unsigned status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	json_decref(res->body);
+	res->status = status;
+	/* A message quoting a name with invalid UTF-8 cannot be a JSON string. */
+	json_t *text = msg ? json_string(msg) : NULL;
+	res->body = json_pack("{s:o}", "error", text ? text : json_string("the error message is not valid UTF-8"));
+	free(msg);
+}
+
+void http_json(struct response *res, unsigned status, json_t *body)
+{
+	json_decref(res->body);
+	res->status = status;
+	res->body = body;
+}
+
+static int hex(int ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
+/* Percent-decodes s (with '+' as a space when plus is set) into a new
+ * string, or returns NULL for a bad escape or an encoded NUL. */
+static char *decode(const char *s, int plus)
+{
+	size_t n = strlen(s), k = 0;
+	char *out = xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '%') {
+			int hi = i + 2 < n ? hex((unsigned char)s[i + 1]) : -1;
+			int lo = hi >= 0 ? hex((unsigned char)s[i + 2]) : -1;
+			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+				free(out);
+				return NULL;
+			}
+			out[k++] = (char)(hi * 16 + lo);
+			i += 2;
+		} else {
+			out[k++] = plus && s[i] == '+' ? ' ' : s[i];
+		}
+	}
+	out[k] = '\0';
+	return out;
+}
+
+char *http_escape(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = xmalloc(3 * n + 1), *p = out;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("-._~", ch))
+			*p++ = (char)ch;
+		else
+			p += sprintf(p, "%%%02X", ch);
+	}
+	*p = '\0';
+	return out;
+}
+
+const char *http_query(struct request *req, const char *key)
+{
+	struct call *c = req->internal;
+	const char *raw = MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, key);
+	if (!raw)
+		return NULL;
+	char *v = decode(raw, 1);
+	return v ? own(c, v) : NULL;
+}
+
+const char *http_header(struct request *req, const char *name)
+{
+	struct call *c = req->internal;
+	return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_base_url(struct request *req)
+{
+	if (req->server->public_url)
+		return req->server->public_url;
+	const char *host = http_header(req, "Host");
+	return own(req->internal, xasprintf("http://%s", host ? host : "localhost"));
+}
+
+/* ---- answering ---- */
+
+static enum MHD_Result send_response(struct MHD_Connection *conn, struct response *res)
+{
+	if (!res->body)
+		http_error(res, 500, "the server produced no answer");
+	char *text = json_dumps(res->body, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15));
+	if (!text)
+		text = xstrdup("{\"error\":\"the answer could not be written as JSON\"}");
+	size_t len = strlen(text);
+	text = xreallocarray(text, len + 2, 1);
+	text[len++] = '\n';
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	if (res->status == 401)
+		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+	enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
+	MHD_destroy_response(r);
+	json_decref(res->body);
+	res->body = NULL;
+	return ok;
+}
+
+/* ---- routing ---- */
+
+static int split_path(struct call *c, const char *url)
+{
+	const char *p = url;
+	while (*p == '/')
+		p++;
+	size_t alloc = 0;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *raw = xstrndup(p, n), *seg = decode(raw, 0);
+		free(raw);
+		if (!seg)
+			return -1;
+		xgrow(&c->req.segments, &alloc, c->req.nsegments + 1, sizeof *c->req.segments);
+		c->req.segments[c->req.nsegments++] = seg;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+/* Whether the route's path matches the request's segments; fills param. */
+static int path_matches(const char *path, struct request *req)
+{
+	size_t i = 0, nparam = 0;
+	const char *p = path;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (i >= req->nsegments)
+			return 0;
+		if (n == 1 && *p == '*') {
+			if (nparam < sizeof req->param / sizeof req->param[0])
+				req->param[nparam++] = req->segments[i];
+		} else if (strlen(req->segments[i]) != n || memcmp(req->segments[i], p, n)) {
+			return 0;
+		}
+		i++;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return i == req->nsegments;
+}
+
+static const char projects_prefix[] = "api/v1/projects/*";
+
+/* Routing, the project, the token and the announced size: everything
+ * decided before the body arrives.  Returns 1 with res filled when the
+ * request is answered already. */
+static int begin(struct call *c, const char *url, const char *method, struct response *res)
+{
+	struct request *req = &c->req;
+	char *err = NULL;
+	req->method = method;
+	if (split_path(c, url)) {
+		http_error(res, 400, "the path has a bad percent-escape or an encoded NUL");
+		return 1;
+	}
+	const struct route *any = NULL;
+	for (const struct route *r = routes; r->method; r++) {
+		if (!path_matches(r->path, req))
+			continue;
+		any = r;
+		if (!strcmp(r->method, method)) {
+			c->route = r;
+			break;
+		}
+	}
+	if (!c->route) {
+		if (any)
+			http_error(res, 405, "%s is not allowed on this path", method);
+		else
+			http_error(res, 404, "no such API path");
+		return 1;
+	}
+	if (!strncmp(c->route->path, projects_prefix, sizeof projects_prefix - 1)) {
+		req->project_name = req->param[0];
+		int found = store_project_get(req->server->store, req->project_name, &req->project, &err);
+		if (found <= 0) {
+			if (found < 0)
+				http_error(res, 500, "%s", err);
+			else
+				http_error(res, 404, "no project '%s' (create it with: bm-server project create NAME)",
+					   req->project_name);
+			free(err);
+			return 1;
+		}
+		const char *auth = http_header(req, "Authorization");
+		if (auth && !strncmp(auth, "Bearer ", 7)) {
+			req->access = store_token_access(req->server->store, req->project.id, auth + 7, &err);
+			if (req->access < 0) {
+				http_error(res, 500, "%s", err);
+				free(err);
+				return 1;
+			}
+		}
+	}
+	if (c->route->needs > ACCESS_NONE && req->access == ACCESS_NONE) {
+		http_error(res, 401, "%s: send the project's token as 'Authorization: Bearer TOKEN'",
+			   http_header(req, "Authorization") ? "the token is not valid for this project" : "no token");
+		return 1;
+	}
+	if (c->route->needs > req->access) {
+		http_error(res, 403, "this needs an admin token (bm-server token create PROJECT --admin)");
+		return 1;
+	}
+	const char *length = http_header(req, "Content-Length");
+	if (length && strtoull(length, NULL, 10) > req->server->max_body) {
+		http_error(res, 413, "the body is over the limit of %zu bytes", req->server->max_body);
+		return 1;
+	}
+	return 0;
+}
+
+/* Gunzips the body when it says Content-Encoding: gzip; 0, or an answer. */
+static int decode_body(struct call *c, struct response *res)
+{
+	const char *enc = http_header(&c->req, "Content-Encoding");
+	if (!enc || !strcmp(enc, "identity"))
+		return 0;
+	if (strcmp(enc, "gzip")) {
+		http_error(res, 415, "Content-Encoding '%s' is not supported (send gzip or nothing)", enc);
+		return -1;
+	}
+	z_stream z = {0};
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		http_error(res, 500, "cannot start gzip decoding");
+		return -1;
+	}
+	size_t limit = c->req.server->max_body, alloc = c->size * 4 + 1024, n = 0;
+	char *out = xmalloc(alloc + 1);
+	z.next_in = (Bytef *)c->body;
+	z.avail_in = (uInt)c->size;
+	int rc;
+	do {
+		if (n == alloc) {
+			if (alloc >= limit + 1)
+				break;
+			alloc = alloc * 2 > limit + 1 ? limit + 1 : alloc * 2;
+			out = xreallocarray(out, alloc + 1, 1);
+		}
+		z.next_out = (Bytef *)out + n;
+		z.avail_out = (uInt)(alloc - n);
+		rc = inflate(&z, Z_NO_FLUSH);
+		n = alloc - z.avail_out;
+	} while (rc == Z_OK);
+	inflateEnd(&z);
+	if (n > limit) {
+		free(out);
+		http_error(res, 413, "the body is over the limit of %zu bytes once decompressed", limit);
+		return -1;
+	}
+	if (rc != Z_STREAM_END || z.avail_in) {
+		free(out);
+		http_error(res, 400, "the body is not valid gzip");
+		return -1;
+	}
+	free(c->body);
+	c->body = out;
+	c->size = n;
+	return 0;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *data, size_t *data_size, void **con_cls)
+{
+	struct http_daemon *d = cls;
+	struct call *c = *con_cls;
+	struct response res = {0};
+	(void)version;
+	if (!c) {
+		c = xcalloc(1, sizeof *c);
+		c->conn = conn;
+		c->req.server = d->srv;
+		c->req.internal = c;
+		*con_cls = c;
+		if (begin(c, url, method, &res))
+			return send_response(conn, &res);
+		return MHD_YES;
+	}
+	if (*data_size) {
+		if (!c->too_large && c->size + *data_size > d->srv->max_body) {
+			c->too_large = 1;
+			free(c->body);
+			c->body = NULL;
+		}
+		if (!c->too_large) {
+			xgrow(&c->body, &c->alloc, c->size + *data_size + 1, 1);
+			memcpy(c->body + c->size, data, *data_size);
+			c->size += *data_size;
+		}
+		*data_size = 0;
+		return MHD_YES;
+	}
+	if (c->too_large) {
+		http_error(&res, 413, "the body is over the limit of %zu bytes", d->srv->max_body);
+		return send_response(conn, &res);
+	}
+	if (decode_body(c, &res))
+		return send_response(conn, &res);
+	xgrow(&c->body, &c->alloc, c->size + 1, 1);
+	c->body[c->size] = '\0';
+	c->req.body = c->body;
+	c->req.body_size = c->size;
+	c->route->fn(&c->req, &res);
+	return send_response(conn, &res);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct call *c = *con_cls;
+	(void)cls, (void)conn, (void)toe;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->req.nsegments; i++)
+		free(c->req.segments[i]);
+	free(c->req.segments);
+	for (size_t i = 0; i < c->nowned; i++)
+		free(c->owned[i]);
+	free(c->owned);
+	free(c->body);
+	free(c);
+	*con_cls = NULL;
+}
+
+/* The path reaches the handler raw: segments are decoded one by one, so
+ * that a name may hold an encoded '/'. */
+static size_t unescape_none(void *cls, struct MHD_Connection *conn, char *s)
+{
+	(void)cls, (void)conn;
+	return strlen(s);
+}
+
+static void log_mhd(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	fputs("bm-server: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+struct http_daemon *http_start(struct server *srv, const char *host, unsigned port, unsigned threads,
+			       unsigned *port_out, char **err)
+{
+	struct sockaddr_storage ss = {0};
+	struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+	if (inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons((uint16_t)port);
+	} else if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+		flags |= MHD_USE_IPv6;
+	} else {
+		bm_error(err, "cannot listen on '%s': not an IPv4 or IPv6 address", host);
+		return NULL;
+	}
+	struct http_daemon *d = xcalloc(1, sizeof *d);
+	d->srv = srv;
+	d->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, d, MHD_OPTION_SOCK_ADDR, &ss,
+				  MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 60u,
+				  MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_UNESCAPE_CALLBACK,
+				  unescape_none, d, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, d, MHD_OPTION_END);
+	if (!d->mhd) {
+		bm_error(err, "cannot listen on %s port %u (in use, or not an address of this machine?)", host, port);
+		free(d);
+		return NULL;
+	}
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d->mhd, MHD_DAEMON_INFO_BIND_PORT);
+	*port_out = info ? info->port : port;
+	return d;
+}
+
+void http_stop(struct http_daemon *d)
+{
+	if (!d)
+		return;
+	MHD_stop_daemon(d->mhd);
+	free(d);
+}

@@ -1,0 +1,78 @@
+/* bm-server's HTTP layer on libmicrohttpd: a thread pool, request bodies
+ * gathered under a size limit (and gunzipped), the path split into
+ * percent-decoded segments, routing through one table, the project and
+ * its token checked before a handler runs, JSON answers.
+ *
+ * A handler fills a struct response: a status and a JSON body (errors are
+ * {"error": "..."}).  Everything a request holds is freed after the
+ * answer is sent. */
+#ifndef BM_HTTP_H
+#define BM_HTTP_H
+
+#include "store.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct server {
+	struct store *store;
+	size_t max_body;  /* bytes, after decompression too */
+	char *public_url; /* base of report_url, or NULL: from the Host header */
+};
+
+struct request {
+	struct server *server;
+	const char *method;
+	char **segments; /* the path, split at '/' and percent-decoded */
+	size_t nsegments;
+	const char *param[4]; /* the segments that matched "*" in the route */
+	struct project project; /* when the route is under /api/v1/projects/NAME */
+	const char *project_name;
+	int access;               /* what the request's token may do (enum access) */
+	const char *body;         /* the request body (decompressed), NUL-terminated */
+	size_t body_size;
+	void *internal;
+};
+
+struct response {
+	unsigned status;
+	json_t *body; /* owned; sent as JSON */
+};
+
+typedef void (*handler_fn)(struct request *req, struct response *res);
+
+struct route {
+	const char *method;
+	const char *path; /* such as "api/v1/projects/NAME/runs" with NAME as a star: a star matches one segment */
+	int needs;        /* enum access the token must grant */
+	handler_fn fn;
+};
+
+/* The route table (routes.c), ended by an entry with a NULL method. */
+extern const struct route routes[];
+
+/* Sets res to status with {"error": message}. */
+void http_error(struct response *res, unsigned status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Sets res to status with body (a reference the response takes). */
+void http_json(struct response *res, unsigned status, json_t *body);
+
+/* The query parameter key, percent-decoded (owned by the request), or NULL. */
+const char *http_query(struct request *req, const char *key);
+/* The request header name, or NULL. */
+const char *http_header(struct request *req, const char *name);
+/* The base URL the client reached us at ("http://host:port"), for links;
+ * owned by the request. */
+const char *http_base_url(struct request *req);
+/* s percent-encoded for a path segment (the caller owns it). */
+char *http_escape(const char *s);
+
+struct http_daemon;
+/* Starts serving on host:port (port 0: any free port) with threads
+ * threads; *port_out is the port bound. */
+struct http_daemon *http_start(struct server *srv, const char *host, unsigned port, unsigned threads,
+			       unsigned *port_out, char **err);
+/* Stops accepting, finishes the requests in flight, frees d. */
+void http_stop(struct http_daemon *d);
+
+#endif

@@ -1,0 +1,17 @@
+/* Every API path, in one table (http.c matches them in order). */
+#include "config.h"
+
+#include "api.h"
+
+const struct route routes[] = {
+	{"GET", "api/v1/projects", ACCESS_NONE, api_projects},
+	{"POST", "api/v1/projects/*/runs", ACCESS_UPLOAD, api_upload},
+	{"GET", "api/v1/projects/*/commits/*/report", ACCESS_NONE, api_commit_report},
+	{"GET", "api/v1/projects/*/benchmarks/*/history", ACCESS_NONE, api_history},
+	{"GET", "api/v1/projects/*/changes", ACCESS_NONE, api_changes},
+	{"GET", "api/v1/projects/*/runs/*/benchmarks/*/profile", ACCESS_NONE, api_profile},
+	{"GET", "api/v1/projects/*/settings", ACCESS_NONE, api_settings_get},
+	{"PUT", "api/v1/projects/*/settings", ACCESS_ADMIN, api_settings_put},
+	{"GET", "api/v1/projects/*/branches", ACCESS_NONE, api_branches},
+	{NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,145 @@
+/* The server's storage: projects, tokens, runs and their results.
+ *
+ * This header is the whole contract between bm-server's analysis and its
+ * database; store_sqlite.c implements it on SQLite (one file, WAL mode,
+ * versioned migrations).  A PostgreSQL backend implements the same
+ * functions and nothing above this header changes.
+ *
+ * Conventions: functions that look something up return 1 when found, 0
+ * when not, -1 with *err set on a database error.  Others return 0 or -1.
+ * Strings passed in are borrowed; strings and arrays handed out belong to
+ * the caller (free them with the matching _release).  A struct store is
+ * safe to use from many threads at once: each call borrows a connection
+ * from a pool, and writes are serialised. */
+#ifndef BM_STORE_H
+#define BM_STORE_H
+
+#include "report.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+/* Opens (creating and migrating if needed) the database at path. */
+struct store *store_open(const char *path, char **err);
+/* Closes every connection; NULL is a no-op. */
+void store_free(struct store *st);
+
+/* ---- projects, settings and tokens ---- */
+
+struct project {
+	int64_t id;
+	double threshold; /* regression threshold, 0..0.50 */
+	double dt;        /* difference tolerance of the change rule */
+	unsigned st;      /* stability tolerance: values in a row */
+};
+
+#define PROJECT_DEFAULT_THRESHOLD 0.10
+#define PROJECT_DEFAULT_DT 0.01
+#define PROJECT_DEFAULT_ST 4
+
+/* Creates project name with default settings; 0 when it already exists
+ * (nothing changed), 1 when created. */
+int store_project_create(struct store *st, const char *name, char **err);
+int store_project_get(struct store *st, const char *name, struct project *p, char **err);
+/* Writes p's settings (p->id names the project). */
+int store_project_put_settings(struct store *st, const struct project *p, char **err);
+
+enum access { ACCESS_NONE, ACCESS_UPLOAD, ACCESS_ADMIN };
+
+/* Adds a token to a project and returns it (shown once; only its hash is
+ * kept) in *token, which the caller owns. */
+int store_token_create(struct store *st, int64_t project, int admin, char **token, char **err);
+/* What token may do in project (ACCESS_NONE for an unknown token), or -1. */
+int store_token_access(struct store *st, int64_t project, const char *token, char **err);
+
+/* ---- runs ---- */
+
+/* Stores a validated report whose context names a branch and a commit.
+ * platform is the canonical platform key (see platform_key), commit_time
+ * the committer time in seconds since the epoch.  *created is
+ * 1 for a new run, 0 when a run with the same run_id was already there
+ * (then nothing is written).  Returns only once the run is durable. */
+int store_run_add(struct store *st, int64_t project, const struct bm_report *r, const char *platform,
+		  int64_t commit_time, int *created, char **err);
+
+struct store_run {
+	int64_t pk;
+	char *run_id, *branch, *sha, *model, *platform;
+	int64_t commit_time; /* seconds since the epoch */
+	long pr;             /* 0 when not a pull request */
+	char *base_branch;   /* or NULL */
+	char **ancestors;    /* first-parent ancestry, nearest first */
+	size_t nancestors;
+};
+void store_run_release(struct store_run *run);
+
+/* The newest run of commit sha (any model and platform); with pr > 0 only
+ * runs uploaded for that pull request. */
+int store_commit_run(struct store *st, int64_t project, const char *sha, long pr, struct store_run *run,
+		     char **err);
+/* The newest run of commit sha with the given model and platform. */
+int store_commit_run_like(struct store *st, int64_t project, const char *sha, const char *model,
+			  const char *platform, struct store_run *run, char **err);
+/* The run of the latest commit (by committer time, then upload order) on
+ * branch with the given model and platform. */
+int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
+			  const char *platform, struct store_run *run, char **err);
+/* The run of the latest commit on branch, whatever its model and platform. */
+int store_branch_head_any(struct store *st, int64_t project, const char *branch, struct store_run *run,
+			  char **err);
+
+/* One benchmark of a commit, as comparison and ranking read it. */
+struct store_result {
+	char *id;
+	enum bm_status status;
+	double speed;
+	char *reason; /* why it failed or was skipped, or NULL */
+};
+/* The results of commit sha with run's model and platform: every such run
+ * of the commit, a benchmark's newest result winning. */
+int store_commit_results(struct store *st, int64_t project, const struct store_run *run,
+			 struct store_result **results, size_t *n, char **err);
+void store_results_free(struct store_result *results, size_t n);
+
+/* ---- series ---- */
+
+/* Whether metric is one that can be asked for: "speed", "cycles",
+ * "time_s" or an event name ("Ir", "D1mr", "sysTime", ...). */
+int store_metric_known(const char *metric);
+
+/* One point of a benchmark's series on a branch: its commit's newest
+ * result. */
+struct store_point {
+	char *sha, *run_id, *model, *platform;
+	int64_t commit_time;
+	enum bm_status status;
+	int has_value;
+	double value;
+};
+/* The series of benchmark id on branch, oldest commit first. */
+int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
+		  struct store_point **points, size_t *n, char **err);
+
+/* Every benchmark's series on branch, "ok" results only, for the change
+ * ranking: calls fn once per benchmark with its points in order. */
+typedef int (*store_series_fn)(void *ctx, const char *id, const struct store_point *points, size_t n);
+int store_branch_series(struct store *st, int64_t project, const char *branch, const char *metric,
+			store_series_fn fn, void *ctx, char **err);
+void store_points_free(struct store_point *points, size_t n);
+
+/* ---- what the pages list ---- */
+
+/* [{"name", "runs", "benchmarks", "latest_upload"}] (a new reference). */
+int store_projects(struct store *st, json_t **out, char **err);
+/* [{"name", "runs", "latest": {"sha", "timestamp", "run_id"}}] newest first. */
+int store_branches(struct store *st, int64_t project, json_t **out, char **err);
+/* The profile and system-call breakdown a run stored for benchmark id:
+ * {"profile": ..., "syscalls": ...} (a new reference); 0 when the run or
+ * benchmark is not there. */
+int store_profile(struct store *st, int64_t project, const char *run_id, const char *id, json_t **out,
+		  char **err);
+
+#endif

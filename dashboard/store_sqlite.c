@@ -1,0 +1,996 @@
+/* The store on SQLite: see store.h.
+ *
+ * One database file in WAL mode with synchronous=FULL, so that a commit
+ * is on disk before the API answers 2xx.  Readers run in parallel on
+ * pooled connections; writers take one mutex (SQLite allows one writer at
+ * a time anyway, and waiting on a mutex is cheaper than on SQLITE_BUSY).
+ * The schema version is PRAGMA user_version; migrations[i] takes it from
+ * i to i + 1, each in its own transaction.
+ *
+ * Results keep a copy of their run's branch and commit time so that a
+ * benchmark's series on a branch is one index range.  Profiles and
+ * syscall breakdowns are stored zlib-compressed beside them and read only
+ * by the profile view. */
+#include "config.h"
+
+#include "store.h"
+
+#include "error.h"
+#include "events.h"
+#include "token.h"
+#include "xalloc.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE projects ("
+	"  id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+	"  threshold REAL NOT NULL, dt REAL NOT NULL, st INTEGER NOT NULL, created_at INTEGER NOT NULL);"
+	"CREATE TABLE tokens ("
+	"  id INTEGER PRIMARY KEY, project INTEGER NOT NULL REFERENCES projects(id),"
+	"  hash BLOB NOT NULL UNIQUE, admin INTEGER NOT NULL, created_at INTEGER NOT NULL);"
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY, project INTEGER NOT NULL REFERENCES projects(id), run_id TEXT NOT NULL,"
+	"  branch TEXT NOT NULL, sha TEXT NOT NULL, commit_time INTEGER NOT NULL, pr INTEGER, base_branch TEXT,"
+	"  model TEXT NOT NULL, platform TEXT NOT NULL, host TEXT, ancestors TEXT NOT NULL,"
+	"  created_at INTEGER NOT NULL, UNIQUE (project, run_id));"
+	"CREATE INDEX runs_by_commit ON runs (project, sha);"
+	"CREATE INDEX runs_by_branch ON runs (project, branch, commit_time);"
+	"CREATE TABLE benchmarks ("
+	"  id INTEGER PRIMARY KEY, project INTEGER NOT NULL REFERENCES projects(id), name TEXT NOT NULL,"
+	"  UNIQUE (project, name));"
+	"CREATE TABLE results ("
+	"  run INTEGER NOT NULL REFERENCES runs(id), benchmark INTEGER NOT NULL REFERENCES benchmarks(id),"
+	"  branch TEXT NOT NULL, commit_time INTEGER NOT NULL, status INTEGER NOT NULL, reason TEXT,"
+	"  speed REAL, cycles INTEGER, time_s REAL,"
+	"  ev_Ir INTEGER, ev_Dr INTEGER, ev_Dw INTEGER, ev_I1mr INTEGER, ev_D1mr INTEGER, ev_D1mw INTEGER,"
+	"  ev_ILmr INTEGER, ev_DLmr INTEGER, ev_DLmw INTEGER, ev_Bc INTEGER, ev_Bcm INTEGER, ev_Bi INTEGER,"
+	"  ev_Bim INTEGER, ev_sysCount INTEGER, ev_sysTime INTEGER, ev_sysCpuTime INTEGER,"
+	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;"
+	"CREATE INDEX results_by_series ON results (benchmark, branch, commit_time);"
+	"CREATE TABLE profiles ("
+	"  run INTEGER NOT NULL, benchmark INTEGER NOT NULL, data BLOB NOT NULL, size INTEGER NOT NULL,"
+	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;",
+};
+#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* Statements each connection prepares once, on first use. */
+enum sql {
+	SQL_BEGIN,
+	SQL_COMMIT,
+	SQL_ROLLBACK,
+	SQL_RUN_EXISTS,
+	SQL_RUN_INSERT,
+	SQL_BENCHMARK_INSERT,
+	SQL_BENCHMARK_ID,
+	SQL_RESULT_INSERT,
+	SQL_PROFILE_INSERT,
+	SQL_COUNT
+};
+
+static const char *const sql_text[SQL_COUNT] = {
+	[SQL_BEGIN] = "BEGIN IMMEDIATE",
+	[SQL_COMMIT] = "COMMIT",
+	[SQL_ROLLBACK] = "ROLLBACK",
+	[SQL_RUN_EXISTS] = "SELECT 1 FROM runs WHERE project = ?1 AND run_id = ?2",
+	[SQL_RUN_INSERT] = "INSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch, model,"
+			   " platform, host, ancestors, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+			   " ?11, ?12)",
+	[SQL_BENCHMARK_INSERT] = "INSERT OR IGNORE INTO benchmarks (project, name) VALUES (?1, ?2)",
+	[SQL_BENCHMARK_ID] = "SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2",
+	[SQL_RESULT_INSERT] = "INSERT INTO results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			      " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+	[SQL_PROFILE_INSERT] = "INSERT INTO profiles VALUES (?1, ?2, ?3, ?4)",
+};
+
+struct conn {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[SQL_COUNT];
+	struct conn *next; /* in the pool's free list */
+};
+
+struct store {
+	char *path;
+	pthread_mutex_t lock;       /* the pool */
+	pthread_mutex_t write_lock; /* one writer at a time */
+	struct conn *free_list;
+	struct conn **all;
+	size_t nall, all_alloc;
+};
+
+static int db_error(char **err, sqlite3 *db, const char *what)
+{
+	return bm_error(err, "database: %s: %s", what, sqlite3_errmsg(db));
+}
+
+static void conn_close(struct conn *c)
+{
+	for (int i = 0; i < SQL_COUNT; i++)
+		sqlite3_finalize(c->stmt[i]);
+	sqlite3_close(c->db);
+	free(c);
+}
+
+static struct conn *conn_open(const char *path, char **err)
+{
+	struct conn *c = xcalloc(1, sizeof *c);
+	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		bm_error(err, "cannot open database '%s': %s", path, sqlite3_errmsg(c->db));
+		conn_close(c);
+		return NULL;
+	}
+	sqlite3_busy_timeout(c->db, 10000);
+	if (sqlite3_exec(c->db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;", NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		bm_error(err, "cannot set up database '%s': %s", path, sqlite3_errmsg(c->db));
+		conn_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+static struct conn *acquire(struct store *st, char **err)
+{
+	pthread_mutex_lock(&st->lock);
+	struct conn *c = st->free_list;
+	if (c)
+		st->free_list = c->next;
+	pthread_mutex_unlock(&st->lock);
+	if (c)
+		return c;
+	if (!(c = conn_open(st->path, err)))
+		return NULL;
+	pthread_mutex_lock(&st->lock);
+	xgrow(&st->all, &st->all_alloc, st->nall + 1, sizeof *st->all);
+	st->all[st->nall++] = c;
+	pthread_mutex_unlock(&st->lock);
+	return c;
+}
+
+static void release(struct store *st, struct conn *c)
+{
+	pthread_mutex_lock(&st->lock);
+	c->next = st->free_list;
+	st->free_list = c;
+	pthread_mutex_unlock(&st->lock);
+}
+
+static sqlite3_stmt *stmt(struct conn *c, enum sql which, char **err)
+{
+	if (!c->stmt[which] &&
+	    sqlite3_prepare_v3(c->db, sql_text[which], -1, SQLITE_PREPARE_PERSISTENT, &c->stmt[which], NULL) !=
+		    SQLITE_OK) {
+		db_error(err, c->db, "prepare");
+		return NULL;
+	}
+	return c->stmt[which];
+}
+
+/* A one-off statement (reads that each run once per request). */
+static sqlite3_stmt *prepare(struct conn *c, const char *sql, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		db_error(err, c->db, "prepare");
+		return NULL;
+	}
+	return s;
+}
+
+/* Runs a cached statement that returns no rows, then resets it. */
+static int run(struct conn *c, sqlite3_stmt *s, char **err)
+{
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_error(err, c->db, "write");
+	return 0;
+}
+
+static int migrate(struct conn *c, char **err)
+{
+	sqlite3_stmt *s = prepare(c, "PRAGMA user_version", err);
+	if (!s)
+		return -1;
+	int version = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (version > SCHEMA_VERSION)
+		return bm_error(err, "the database's schema version %d is newer than this bm-server's (%d): upgrade bm-server",
+				version, SCHEMA_VERSION);
+	for (; version < SCHEMA_VERSION; version++) {
+		char *sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version = %d; COMMIT;", migrations[version],
+				      version + 1);
+		int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+		free(sql);
+		if (rc != SQLITE_OK) {
+			db_error(err, c->db, "migration");
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct store *store_open(const char *path, char **err)
+{
+	struct conn *c = conn_open(path, err);
+	if (!c)
+		return NULL;
+	sqlite3_stmt *s = prepare(c, "PRAGMA journal_mode = WAL", err);
+	int wal = s && sqlite3_step(s) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(s, 0), "wal");
+	sqlite3_finalize(s);
+	if (!wal) {
+		if (s)
+			bm_error(err, "cannot put database '%s' in WAL mode: %s", path, sqlite3_errmsg(c->db));
+		conn_close(c);
+		return NULL;
+	}
+	if (migrate(c, err)) {
+		bm_error_prefix(err, path);
+		conn_close(c);
+		return NULL;
+	}
+	struct store *st = xcalloc(1, sizeof *st);
+	st->path = xstrdup(path);
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_mutex_init(&st->write_lock, NULL);
+	xgrow(&st->all, &st->all_alloc, 1, sizeof *st->all);
+	st->all[st->nall++] = c;
+	st->free_list = c;
+	return st;
+}
+
+void store_free(struct store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nall; i++)
+		conn_close(st->all[i]);
+	free(st->all);
+	pthread_mutex_destroy(&st->lock);
+	pthread_mutex_destroy(&st->write_lock);
+	free(st->path);
+	free(st);
+}
+
+/* ---- helpers for reading columns ---- */
+
+static char *col_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+/* ---- projects and tokens ---- */
+
+int store_project_create(struct store *st, const char *name, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	pthread_mutex_lock(&st->write_lock);
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "INSERT OR IGNORE INTO projects (name, threshold, dt, st, created_at)"
+				     " VALUES (?1, ?2, ?3, ?4, ?5)", err);
+	if (s) {
+		bind_text(s, 1, name);
+		sqlite3_bind_double(s, 2, PROJECT_DEFAULT_THRESHOLD);
+		sqlite3_bind_double(s, 3, PROJECT_DEFAULT_DT);
+		sqlite3_bind_int(s, 4, PROJECT_DEFAULT_ST);
+		sqlite3_bind_int64(s, 5, (sqlite3_int64)time(NULL));
+		if (sqlite3_step(s) == SQLITE_DONE)
+			rc = sqlite3_changes(c->db) > 0;
+		else
+			db_error(err, c->db, "create project");
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
+	return rc;
+}
+
+int store_project_get(struct store *st, const char *name, struct project *p, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "SELECT id, threshold, dt, st FROM projects WHERE name = ?1", err);
+	if (s) {
+		bind_text(s, 1, name);
+		int step = sqlite3_step(s);
+		if (step == SQLITE_ROW) {
+			p->id = sqlite3_column_int64(s, 0);
+			p->threshold = sqlite3_column_double(s, 1);
+			p->dt = sqlite3_column_double(s, 2);
+			p->st = (unsigned)sqlite3_column_int(s, 3);
+			rc = 1;
+		} else if (step == SQLITE_DONE) {
+			rc = 0;
+		} else {
+			db_error(err, c->db, "read project");
+		}
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+int store_project_put_settings(struct store *st, const struct project *p, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	pthread_mutex_lock(&st->write_lock);
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "UPDATE projects SET threshold = ?2, dt = ?3, st = ?4 WHERE id = ?1", err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, p->id);
+		sqlite3_bind_double(s, 2, p->threshold);
+		sqlite3_bind_double(s, 3, p->dt);
+		sqlite3_bind_int(s, 4, (int)p->st);
+		rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(err, c->db, "write settings");
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
+	return rc;
+}
+
+int store_token_create(struct store *st, int64_t project, int admin, char **token, char **err)
+{
+	char *t = token_new(err);
+	if (!t)
+		return -1;
+	unsigned char hash[TOKEN_HASH_SIZE];
+	token_hash(t, hash);
+	struct conn *c = acquire(st, err);
+	if (!c) {
+		free(t);
+		return -1;
+	}
+	pthread_mutex_lock(&st->write_lock);
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "INSERT INTO tokens (project, hash, admin, created_at) VALUES (?1, ?2, ?3, ?4)",
+				  err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		sqlite3_bind_blob(s, 2, hash, sizeof hash, SQLITE_TRANSIENT);
+		sqlite3_bind_int(s, 3, admin != 0);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
+		rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(err, c->db, "store token");
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
+	if (rc)
+		free(t);
+	else
+		*token = t;
+	return rc;
+}
+
+int store_token_access(struct store *st, int64_t project, const char *token, char **err)
+{
+	unsigned char hash[TOKEN_HASH_SIZE];
+	token_hash(token, hash);
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "SELECT admin FROM tokens WHERE project = ?1 AND hash = ?2", err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		sqlite3_bind_blob(s, 2, hash, sizeof hash, SQLITE_STATIC);
+		int step = sqlite3_step(s);
+		if (step == SQLITE_ROW)
+			rc = sqlite3_column_int(s, 0) ? ACCESS_ADMIN : ACCESS_UPLOAD;
+		else if (step == SQLITE_DONE)
+			rc = ACCESS_NONE;
+		else
+			db_error(err, c->db, "read token");
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+/* ---- adding a run ---- */
+
+static int benchmark_id(struct conn *c, int64_t project, const char *name, int64_t *id, char **err)
+{
+	sqlite3_stmt *s = stmt(c, SQL_BENCHMARK_INSERT, err);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, project);
+	bind_text(s, 2, name);
+	if (run(c, s, err))
+		return -1;
+	if (sqlite3_changes(c->db) > 0) {
+		*id = sqlite3_last_insert_rowid(c->db);
+		return 0;
+	}
+	if (!(s = stmt(c, SQL_BENCHMARK_ID, err)))
+		return -1;
+	sqlite3_bind_int64(s, 1, project);
+	bind_text(s, 2, name);
+	int rc = sqlite3_step(s);
+	*id = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_ROW ? 0 : db_error(err, c->db, "benchmark id");
+}
+
+/* The profile and syscalls of b, compact JSON compressed with zlib. */
+static int profile_blob(const struct bm_benchmark *b, unsigned char **data, uLongf *size, size_t *raw)
+{
+	json_t *j = json_object();
+	json_object_set(j, "profile", b->profile ? b->profile : json_null());
+	json_object_set_new(j, "syscalls", syscalls_to_json(&b->syscalls));
+	char *text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (!text)
+		return -1;
+	*raw = strlen(text);
+	*size = compressBound(*raw);
+	*data = xmalloc(*size);
+	int rc = compress2(*data, size, (const Bytef *)text, *raw, 1) == Z_OK ? 0 : -1;
+	free(text);
+	return rc;
+}
+
+static int insert_result(struct conn *c, int64_t run_pk, int64_t project, const struct bm_report *r,
+			 const struct bm_benchmark *b, int64_t commit_time, char **err)
+{
+	int64_t bench;
+	if (benchmark_id(c, project, b->id, &bench, err))
+		return -1;
+	sqlite3_stmt *s = stmt(c, SQL_RESULT_INSERT, err);
+	if (!s)
+		return -1;
+	int ok = b->status == BM_STATUS_OK;
+	sqlite3_bind_int64(s, 1, run_pk);
+	sqlite3_bind_int64(s, 2, bench);
+	bind_text(s, 3, r->context.branch);
+	sqlite3_bind_int64(s, 4, commit_time);
+	sqlite3_bind_int(s, 5, (int)b->status);
+	bind_text(s, 6, b->reason);
+	if (ok) {
+		sqlite3_bind_double(s, 7, b->speed);
+		sqlite3_bind_int64(s, 8, (sqlite3_int64)b->cycles);
+		sqlite3_bind_double(s, 9, b->time_s);
+		for (int ev = 0; ev < BM_EV_COUNT; ev++)
+			if (events_has(&b->events, ev))
+				sqlite3_bind_int64(s, 10 + ev, (sqlite3_int64)b->events.v[ev]);
+	}
+	if (run(c, s, err))
+		return -1;
+	if (!ok)
+		return 0;
+	unsigned char *data;
+	uLongf size;
+	size_t raw;
+	if (profile_blob(b, &data, &size, &raw))
+		return bm_error(err, "cannot compress the profile of '%s'", b->id);
+	if (!(s = stmt(c, SQL_PROFILE_INSERT, err))) {
+		free(data);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 1, run_pk);
+	sqlite3_bind_int64(s, 2, bench);
+	sqlite3_bind_blob(s, 3, data, (int)size, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)raw);
+	int rc = run(c, s, err);
+	free(data);
+	return rc;
+}
+
+static char *ancestors_text(const struct bm_commit *commit)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < commit->nancestors; i++)
+		json_array_append_new(a, json_string(commit->ancestors[i]));
+	char *text = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return text;
+}
+
+static int insert_run(struct conn *c, int64_t project, const struct bm_report *r, const char *platform,
+		      int64_t commit_time, int *created, char **err)
+{
+	sqlite3_stmt *s = stmt(c, SQL_RUN_EXISTS, err);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, project);
+	bind_text(s, 2, r->run_id);
+	int step = sqlite3_step(s);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	if (step == SQLITE_ROW) {
+		*created = 0;
+		return 0;
+	}
+	if (step != SQLITE_DONE)
+		return db_error(err, c->db, "read run");
+	if (!(s = stmt(c, SQL_RUN_INSERT, err)))
+		return -1;
+	char *ancestors = ancestors_text(r->context.commit);
+	sqlite3_bind_int64(s, 1, project);
+	bind_text(s, 2, r->run_id);
+	bind_text(s, 3, r->context.branch);
+	bind_text(s, 4, r->context.commit->sha);
+	sqlite3_bind_int64(s, 5, commit_time);
+	if (r->context.pr) {
+		sqlite3_bind_int64(s, 6, r->context.pr->number);
+		bind_text(s, 7, r->context.pr->base_branch);
+	}
+	bind_text(s, 8, r->model.id);
+	bind_text(s, 9, platform);
+	bind_text(s, 10, r->context.host);
+	bind_text(s, 11, ancestors);
+	sqlite3_bind_int64(s, 12, (sqlite3_int64)time(NULL));
+	int rc = run(c, s, err);
+	free(ancestors);
+	if (rc)
+		return -1;
+	int64_t pk = sqlite3_last_insert_rowid(c->db);
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		if (insert_result(c, pk, project, r, &r->benchmarks[i], commit_time, err))
+			return -1;
+	*created = 1;
+	return 0;
+}
+
+int store_run_add(struct store *st, int64_t project, const struct bm_report *r, const char *platform,
+		  int64_t commit_time, int *created, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	pthread_mutex_lock(&st->write_lock);
+	sqlite3_stmt *s = stmt(c, SQL_BEGIN, err);
+	int rc = s ? run(c, s, err) : -1;
+	if (!rc) {
+		rc = insert_run(c, project, r, platform, commit_time, created, err);
+		s = stmt(c, rc ? SQL_ROLLBACK : SQL_COMMIT, err);
+		if (s && run(c, s, rc ? NULL : err))
+			rc = -1;
+		if (rc && !sqlite3_get_autocommit(c->db))
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
+	return rc;
+}
+
+/* ---- reading runs ---- */
+
+#define RUN_COLUMNS "r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, r.ancestors"
+
+static void read_run(sqlite3_stmt *s, struct store_run *run)
+{
+	memset(run, 0, sizeof *run);
+	run->pk = sqlite3_column_int64(s, 0);
+	run->run_id = col_text(s, 1);
+	run->branch = col_text(s, 2);
+	run->sha = col_text(s, 3);
+	run->model = col_text(s, 4);
+	run->platform = col_text(s, 5);
+	run->commit_time = sqlite3_column_int64(s, 6);
+	run->pr = sqlite3_column_type(s, 7) == SQLITE_NULL ? 0 : (long)sqlite3_column_int64(s, 7);
+	run->base_branch = col_text(s, 8);
+	json_t *a = json_loads((const char *)sqlite3_column_text(s, 9), 0, NULL);
+	size_t n = json_array_size(a);
+	run->ancestors = xcalloc(n + 1, sizeof *run->ancestors);
+	for (size_t i = 0; i < n; i++)
+		if (json_is_string(json_array_get(a, i)))
+			run->ancestors[run->nancestors++] = xstrdup(json_string_value(json_array_get(a, i)));
+	json_decref(a);
+}
+
+void store_run_release(struct store_run *run)
+{
+	free(run->run_id);
+	free(run->branch);
+	free(run->sha);
+	free(run->model);
+	free(run->platform);
+	free(run->base_branch);
+	for (size_t i = 0; i < run->nancestors; i++)
+		free(run->ancestors[i]);
+	free(run->ancestors);
+	memset(run, 0, sizeof *run);
+}
+
+/* Binds texts to ?2... of sql (?1 is the project) and reads one run. */
+static int one_run(struct store *st, const char *sql, int64_t project, const char *const *texts, size_t ntexts,
+		   long number, struct store_run *run, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, sql, err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		for (size_t i = 0; i < ntexts; i++)
+			bind_text(s, (int)i + 2, texts[i]);
+		if (number)
+			sqlite3_bind_int64(s, (int)ntexts + 2, number);
+		int step = sqlite3_step(s);
+		if (step == SQLITE_ROW) {
+			read_run(s, run);
+			rc = 1;
+		} else if (step == SQLITE_DONE) {
+			rc = 0;
+		} else {
+			db_error(err, c->db, "read run");
+		}
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+int store_commit_run(struct store *st, int64_t project, const char *sha, long pr, struct store_run *run,
+		     char **err)
+{
+	const char *texts[] = {sha};
+	if (pr > 0)
+		return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.sha = ?2 AND r.pr = ?3"
+				   " ORDER BY r.id DESC LIMIT 1",
+			       project, texts, 1, pr, run, err);
+	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.sha = ?2"
+			   " ORDER BY r.id DESC LIMIT 1",
+		       project, texts, 1, 0, run, err);
+}
+
+int store_commit_run_like(struct store *st, int64_t project, const char *sha, const char *model,
+			  const char *platform, struct store_run *run, char **err)
+{
+	const char *texts[] = {sha, model, platform};
+	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.sha = ?2 AND r.model = ?3"
+			   " AND r.platform = ?4 ORDER BY r.id DESC LIMIT 1",
+		       project, texts, 3, 0, run, err);
+}
+
+int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
+			  const char *platform, struct store_run *run, char **err)
+{
+	const char *texts[] = {branch, model, platform};
+	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.branch = ?2"
+			   " AND r.model = ?3 AND r.platform = ?4 AND r.pr IS NULL"
+			   " ORDER BY r.commit_time DESC, r.id DESC LIMIT 1",
+		       project, texts, 3, 0, run, err);
+}
+
+int store_branch_head_any(struct store *st, int64_t project, const char *branch, struct store_run *run,
+			  char **err)
+{
+	const char *texts[] = {branch};
+	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.branch = ?2 AND r.pr IS NULL"
+			   " ORDER BY r.commit_time DESC, r.id DESC LIMIT 1",
+		       project, texts, 1, 0, run, err);
+}
+
+int store_commit_results(struct store *st, int64_t project, const struct store_run *run,
+			 struct store_result **results, size_t *n, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	/* SQLite takes the bare columns from the row that max() picked: the
+	 * newest run's result of each benchmark. */
+	sqlite3_stmt *s = prepare(c,
+				  "SELECT b.name, x.status, x.speed, x.reason, max(x.run) FROM results x"
+				  " JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
+				  " WHERE r.project = ?1 AND r.sha = ?2 AND r.model = ?3 AND r.platform = ?4"
+				  " GROUP BY x.benchmark ORDER BY b.name",
+				  err);
+	int rc = -1;
+	size_t alloc = 0;
+	*results = NULL;
+	*n = 0;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		bind_text(s, 2, run->sha);
+		bind_text(s, 3, run->model);
+		bind_text(s, 4, run->platform);
+		int step;
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			xgrow(results, &alloc, *n + 1, sizeof **results);
+			struct store_result *x = &(*results)[(*n)++];
+			x->id = col_text(s, 0);
+			x->status = (enum bm_status)sqlite3_column_int(s, 1);
+			x->speed = sqlite3_column_double(s, 2);
+			x->reason = col_text(s, 3);
+		}
+		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read results");
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	if (rc) {
+		store_results_free(*results, *n);
+		*results = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void store_results_free(struct store_result *results, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(results[i].id);
+		free(results[i].reason);
+	}
+	free(results);
+}
+
+/* ---- series ---- */
+
+/* The column of a metric, from a fixed list: never text from a request. */
+static const char *metric_column(const char *metric)
+{
+	static const char *const columns[][2] = {
+		{"speed", "speed"},   {"cycles", "cycles"},   {"time_s", "time_s"},
+		{"Ir", "ev_Ir"},      {"Dr", "ev_Dr"},         {"Dw", "ev_Dw"},
+		{"I1mr", "ev_I1mr"},  {"D1mr", "ev_D1mr"},     {"D1mw", "ev_D1mw"},
+		{"ILmr", "ev_ILmr"},  {"DLmr", "ev_DLmr"},     {"DLmw", "ev_DLmw"},
+		{"Bc", "ev_Bc"},      {"Bcm", "ev_Bcm"},       {"Bi", "ev_Bi"},
+		{"Bim", "ev_Bim"},    {"sysCount", "ev_sysCount"}, {"sysTime", "ev_sysTime"},
+		{"sysCpuTime", "ev_sysCpuTime"},
+	};
+	for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+		if (!strcmp(metric, columns[i][0]))
+			return columns[i][1];
+	return NULL;
+}
+
+int store_metric_known(const char *metric)
+{
+	return metric_column(metric) != NULL;
+}
+
+void store_points_free(struct store_point *points, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(points[i].sha);
+		free(points[i].run_id);
+		free(points[i].model);
+		free(points[i].platform);
+	}
+	free(points);
+}
+
+static void read_point(sqlite3_stmt *s, int first, struct store_point *p)
+{
+	p->sha = col_text(s, first);
+	p->run_id = col_text(s, first + 1);
+	p->model = col_text(s, first + 2);
+	p->platform = col_text(s, first + 3);
+	p->commit_time = sqlite3_column_int64(s, first + 4);
+	p->status = (enum bm_status)sqlite3_column_int(s, first + 5);
+	p->has_value = sqlite3_column_type(s, first + 6) != SQLITE_NULL;
+	p->value = sqlite3_column_double(s, first + 6);
+}
+
+int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
+		  struct store_point **points, size_t *n, char **err)
+{
+	const char *column = metric_column(metric);
+	if (!column)
+		return bm_error(err, "unknown metric '%s'", metric);
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	char *sql = xasprintf("SELECT r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, max(x.run)"
+			      " FROM results x JOIN runs r ON r.id = x.run"
+			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2)"
+			      " AND x.branch = ?3 AND r.pr IS NULL GROUP BY r.sha ORDER BY x.commit_time, x.run",
+			      column);
+	sqlite3_stmt *s = prepare(c, sql, err);
+	free(sql);
+	int rc = -1;
+	size_t alloc = 0;
+	*points = NULL;
+	*n = 0;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		bind_text(s, 2, id);
+		bind_text(s, 3, branch);
+		int step;
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			xgrow(points, &alloc, *n + 1, sizeof **points);
+			read_point(s, 0, &(*points)[(*n)++]);
+		}
+		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read history");
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+int store_branch_series(struct store *st, int64_t project, const char *branch, const char *metric,
+			store_series_fn fn, void *ctx, char **err)
+{
+	const char *column = metric_column(metric);
+	if (!column)
+		return bm_error(err, "unknown metric '%s'", metric);
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s,"
+			      " max(x.run) FROM results x JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
+			      " WHERE x.benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND x.branch = ?2"
+			      " AND x.status = 0 AND r.pr IS NULL GROUP BY x.benchmark, r.sha ORDER BY b.name, x.commit_time, x.run",
+			      column);
+	sqlite3_stmt *s = prepare(c, sql, err);
+	free(sql);
+	int rc = -1;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		bind_text(s, 2, branch);
+		struct store_point *points = NULL;
+		size_t n = 0, alloc = 0;
+		char *current = NULL;
+		int step;
+		rc = 0;
+		while (!rc && (step = sqlite3_step(s)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(s, 0);
+			if (current && strcmp(current, name)) {
+				rc = fn(ctx, current, points, n);
+				store_points_free(points, n);
+				points = NULL;
+				n = alloc = 0;
+			}
+			if (!current || strcmp(current, name)) {
+				free(current);
+				current = xstrdup(name);
+			}
+			xgrow(&points, &alloc, n + 1, sizeof *points);
+			read_point(s, 1, &points[n++]);
+		}
+		if (!rc && step != SQLITE_DONE)
+			rc = db_error(err, c->db, "read series");
+		if (!rc && current)
+			rc = fn(ctx, current, points, n);
+		store_points_free(points, n);
+		free(current);
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+/* ---- listings ---- */
+
+int store_projects(struct store *st, json_t **out, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	sqlite3_stmt *s = prepare(c,
+				  "SELECT p.name, (SELECT count(*) FROM runs WHERE project = p.id),"
+				  " (SELECT count(*) FROM benchmarks WHERE project = p.id),"
+				  " (SELECT max(created_at) FROM runs WHERE project = p.id)"
+				  " FROM projects p ORDER BY p.name",
+				  err);
+	int rc = -1;
+	if (s) {
+		json_t *a = json_array();
+		int step;
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			json_t *p = json_object();
+			json_object_set_new(p, "name", json_string((const char *)sqlite3_column_text(s, 0)));
+			json_object_set_new(p, "runs", json_integer(sqlite3_column_int64(s, 1)));
+			json_object_set_new(p, "benchmarks", json_integer(sqlite3_column_int64(s, 2)));
+			json_object_set_new(p, "latest_upload", sqlite3_column_type(s, 3) == SQLITE_NULL
+									 ? json_null()
+									 : json_integer(sqlite3_column_int64(s, 3)));
+			json_array_append_new(a, p);
+		}
+		if (step == SQLITE_DONE) {
+			*out = a;
+			rc = 0;
+		} else {
+			json_decref(a);
+			db_error(err, c->db, "read projects");
+		}
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+int store_branches(struct store *st, int64_t project, json_t **out, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	sqlite3_stmt *s = prepare(c,
+				  "SELECT r.branch, count(*), r.sha, r.commit_time, r.run_id, max(r.commit_time)"
+				  " FROM runs r WHERE r.project = ?1 AND r.pr IS NULL GROUP BY r.branch"
+				  " ORDER BY 6 DESC, r.branch",
+				  err);
+	int rc = -1;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		json_t *a = json_array();
+		int step;
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			json_t *b = json_object(), *latest = json_object();
+			json_object_set_new(b, "name", json_string((const char *)sqlite3_column_text(s, 0)));
+			json_object_set_new(b, "runs", json_integer(sqlite3_column_int64(s, 1)));
+			json_object_set_new(latest, "sha", json_string((const char *)sqlite3_column_text(s, 2)));
+			json_object_set_new(latest, "timestamp", json_integer(sqlite3_column_int64(s, 3)));
+			json_object_set_new(latest, "run_id", json_string((const char *)sqlite3_column_text(s, 4)));
+			json_object_set_new(b, "latest", latest);
+			json_array_append_new(a, b);
+		}
+		if (step == SQLITE_DONE) {
+			*out = a;
+			rc = 0;
+		} else {
+			json_decref(a);
+			db_error(err, c->db, "read branches");
+		}
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
+int store_profile(struct store *st, int64_t project, const char *run_id, const char *id, json_t **out,
+		  char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	sqlite3_stmt *s = prepare(c,
+				  "SELECT p.data, p.size FROM profiles p JOIN runs r ON r.id = p.run"
+				  " JOIN benchmarks b ON b.id = p.benchmark"
+				  " WHERE r.project = ?1 AND r.run_id = ?2 AND b.project = ?1 AND b.name = ?3",
+				  err);
+	int rc = -1;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		bind_text(s, 2, run_id);
+		bind_text(s, 3, id);
+		int step = sqlite3_step(s);
+		if (step == SQLITE_ROW) {
+			uLongf size = (uLongf)sqlite3_column_int64(s, 1);
+			char *text = xmalloc(size + 1);
+			if (uncompress((Bytef *)text, &size, sqlite3_column_blob(s, 0),
+				       (uLong)sqlite3_column_bytes(s, 0)) == Z_OK) {
+				*out = json_loadb(text, size, 0, NULL);
+				rc = *out ? 1 : bm_error(err, "database: a stored profile is not JSON");
+			} else {
+				bm_error(err, "database: a stored profile does not decompress");
+			}
+			free(text);
+		} else if (step == SQLITE_DONE) {
+			rc = 0;
+		} else {
+			db_error(err, c->db, "read profile");
+		}
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}

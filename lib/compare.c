@@ -1,0 +1,127 @@
+/* Impact, commit impact and verdict: see compare.h. */
+#include "config.h"
+
+#include "compare.h"
+
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *verdict_name(enum verdict v)
+{
+	static const char *const names[] = {"regression", "improvement", "neutral", "no-baseline", "failed"};
+	return names[v];
+}
+
+double commit_impact(const double *impacts, size_t n, double t)
+{
+	double lo = impacts[0], hi = impacts[0], log_sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		lo = impacts[i] < lo ? impacts[i] : lo;
+		hi = impacts[i] > hi ? impacts[i] : hi;
+		log_sum += log1p(impacts[i]);
+	}
+	if (lo < -t)
+		return lo;
+	if (hi > t)
+		return hi;
+	/* The geometric mean in logs: a product of 1,000 factors could
+	 * overflow or lose precision. */
+	return expm1(log_sum / (double)n);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct result *)a)->id, ((const struct result *)b)->id);
+}
+
+/* Failed first, then rows with an impact (worst first), then the rest by id. */
+static int by_rank(const void *a, const void *b)
+{
+	const struct comparison_row *x = a, *y = b;
+	int fx = x->status == BM_STATUS_FAILED, fy = y->status == BM_STATUS_FAILED;
+	if (fx != fy)
+		return fy - fx;
+	if (x->has_impact != y->has_impact)
+		return y->has_impact - x->has_impact;
+	if (x->has_impact && x->impact != y->impact)
+		return x->impact < y->impact ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static const struct result *find(const struct result *sorted, size_t n, const char *id)
+{
+	struct result key = {.id = id};
+	return n ? bsearch(&key, sorted, n, sizeof key, by_id) : NULL;
+}
+
+void comparison_build(struct comparison *c, const struct result *head, size_t nhead,
+		      const struct result *base, size_t nbase, double threshold)
+{
+	struct result *sorted = xcalloc(nbase + 1, sizeof *sorted);
+	if (base)
+		memcpy(sorted, base, nbase * sizeof *base);
+	qsort(sorted, base ? nbase : 0, sizeof *sorted, by_id);
+	memset(c, 0, sizeof *c);
+	c->rows = xcalloc(nhead + nbase + 1, sizeof *c->rows);
+	double *impacts = xcalloc(nhead + 1, sizeof *impacts);
+	size_t nimpacts = 0;
+	int failed = 0;
+	for (size_t i = 0; i < nhead; i++) {
+		const struct result *h = &head[i], *b = base ? find(sorted, nbase, h->id) : NULL;
+		struct comparison_row *r = &c->rows[c->nrows++];
+		r->id = h->id;
+		r->in_head = 1;
+		r->status = h->status;
+		r->speed = h->speed;
+		failed |= h->status == BM_STATUS_FAILED;
+		if (b && b->status == BM_STATUS_OK) {
+			r->has_base = 1;
+			r->base_speed = b->speed;
+		}
+		if (r->has_base && h->status == BM_STATUS_OK && b->speed > 0) {
+			r->has_impact = 1;
+			r->impact = (h->speed - b->speed) / b->speed;
+			impacts[nimpacts++] = r->impact;
+		}
+	}
+	/* Benchmarks the baseline had and this commit lacks. */
+	struct result *heads = xcalloc(nhead + 1, sizeof *heads);
+	memcpy(heads, head, nhead * sizeof *head);
+	qsort(heads, nhead, sizeof *heads, by_id);
+	for (size_t i = 0; base && i < nbase; i++) {
+		if (find(heads, nhead, sorted[i].id))
+			continue;
+		struct comparison_row *r = &c->rows[c->nrows++];
+		r->id = sorted[i].id;
+		r->status = sorted[i].status;
+		r->has_base = sorted[i].status == BM_STATUS_OK;
+		r->base_speed = sorted[i].speed;
+	}
+	qsort(c->rows, c->nrows, sizeof *c->rows, by_rank);
+	if (nimpacts) {
+		c->has_commit_impact = 1;
+		c->commit_impact = commit_impact(impacts, nimpacts, threshold);
+	}
+	if (failed)
+		c->verdict = VERDICT_FAILED;
+	else if (!base)
+		c->verdict = VERDICT_NO_BASELINE;
+	else if (c->has_commit_impact && c->commit_impact < -threshold)
+		c->verdict = VERDICT_REGRESSION;
+	else if (c->has_commit_impact && c->commit_impact > threshold)
+		c->verdict = VERDICT_IMPROVEMENT;
+	else
+		c->verdict = VERDICT_NEUTRAL;
+	free(impacts);
+	free(heads);
+	free(sorted);
+}
+
+void comparison_release(struct comparison *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof *c);
+}
