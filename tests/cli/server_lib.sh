@@ -1,0 +1,106 @@
+# Shared by the server tests: a real bm-server on a free loopback port
+# with a temporary database, reports made to order, and curl.
+#
+# Source after lib.sh.
+
+BM_SERVER="$top_builddir/dashboard/bm-server"
+server_pid=
+server_url=
+
+# start_server DB [serve options]: starts bm-server and waits for its
+# "serving" line; sets server_pid and server_url.
+start_server() {
+	db=$1
+	shift
+	rm -f "$scratch/server.out"
+	"$BM_SERVER" --db "$db" serve --listen 127.0.0.1:0 "$@" >"$scratch/server.out" 2>>"$scratch/server.err" &
+	server_pid=$!
+	for _ in $(seq 100); do
+		server_url=$(sed -n 's|^bm-server: serving \(http://[^ ]*\)/ .*|\1|p' "$scratch/server.out")
+		[ -n "$server_url" ] && return 0
+		kill -0 "$server_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "# bm-server did not start:" >&2
+	sed 's/^/# /' "$scratch/server.err" >&2
+	return 1
+}
+
+stop_server() {
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+	server_pid=
+}
+
+trap 'stop_server; rm -rf "$scratch"' EXIT
+
+# api METHOD PATH [curl options]: the answer's body goes to $scratch/body,
+# its status is printed.
+api() {
+	method=$1
+	path=$2
+	shift 2
+	curl -s -o "$scratch/body" -w '%{http_code}' -X "$method" "$@" "$server_url$path"
+}
+
+# upload TOKEN PROJECT FILE [curl options]: POSTs a report, prints the status.
+upload() {
+	token=$1
+	project=$2
+	file=$3
+	shift 3
+	api POST "/api/v1/projects/$project/runs" -H "Authorization: Bearer $token" --data-binary "@$file" "$@"
+}
+
+# body EXPRESSION: evaluates a Perl expression over the last answer ($j).
+body() {
+	json_get "$scratch/body" "$1"
+}
+
+# make_report FILE BRANCH SHA TIMESTAMP ANCESTORS SPEEDS [KEY=VALUE...]:
+# a bm-report/1 with benchmarks b1, b2, ... at the given speeds
+# ("100,110,-" : "-" is a failed benchmark).  ANCESTORS is a comma list,
+# nearest first ("" for none).  KEY=VALUE: pr=N base=BRANCH model=ID
+# arch=ARCH run_id=ID ids=ID1,ID2,... (ids instead of b1, b2, ...).
+make_report() {
+	perl -MJSON::PP -e '
+		my ($file, $branch, $sha, $ts, $anc, $speeds, @kv) = @ARGV;
+		my %o = map { split /=/, $_, 2 } @kv;
+		my @ids = $o{ids} ? split(/,/, $o{ids}) : ();
+		my @speeds = split /,/, $speeds;
+		my $i = 0;
+		my @b = map {
+			my $s = $_; my $id = $ids[$i] // "suite::b" . ($i + 1); $i++;
+			$s eq "-" ? { id => $id, status => "failed", reason => "killed by signal 11 (Segmentation fault)",
+				      events => {}, cycles => undef, time_s => undef, speed => undef, syscalls => undef }
+			: { id => $id, status => "ok", reason => undef,
+			    events => { Ir => int(3e9 / $s), Dr => 10, Dw => 10, I1mr => 1, D1mr => 2, D1mw => 1, ILmr => 1,
+					DLmr => 1, DLmw => 1, sysCount => 1, sysTime => 1000, sysCpuTime => 500 },
+			    cycles => int(3e9 / $s), time_s => 1 / $s, speed => $s + 0,
+			    syscalls => { count => 1, wall_ns => 1000, cpu_ns => 500,
+					  by_function => [{ function => "read", count => 1, wall_ns => 1000, cpu_ns => 500,
+							    callers => [{ function => "main", calls => 1, count => 1,
+									  wall_ns => 1000, cpu_ns => 500 }] }] },
+			    profile => { functions => [{ name => "main", cycles => 10 }] } }
+		} @speeds;
+		my $r = { schema => "bm-report/1", run_id => $o{run_id} // "run-$sha-" . ($o{pr} // "push") . "-" . ($o{model} // "m1"),
+			created_at => "2026-11-22T10:00:00Z",
+			tool => { name => "bm-run", version => "0.1.0", valgrind => "3.19.0" },
+			model => { id => $o{model} // "bm-model/1", frequency_hz => 3e9,
+				   weights => { l1_hit => 1, ll_hit => 5, ram => 35 },
+				   cache => { I1 => [32768, 8, 64], D1 => [32768, 8, 64], LL => [8388608, 16, 64] } },
+			context => { platform => { compiler => "GCC 12.2.0", os => "Debian 12", arch => $o{arch} // "x86_64" },
+				     host => "ci-1", branch => $branch,
+				     commit => { sha => $sha, timestamp => $ts, ancestors => [grep { length } split /,/, $anc] },
+				     pr => $o{pr} ? { number => $o{pr} + 0, base_branch => $o{base} } : undef },
+			binary => { path => "/build/bench", build_id => "ab12" },
+			benchmarks => \@b };
+		open my $f, ">", $file or die "$file: $!";
+		print $f JSON::PP->new->canonical->encode($r);
+	' "$@"
+}
+
+# run_count PROJECT: how many runs the server has for a project.
+run_count() {
+	api GET /api/v1/projects >/dev/null
+	body "my (\$p) = grep { \$_->{name} eq '$1' } @{\$j->{projects}}; \$p ? \$p->{runs} : 0"
+}
