@@ -419,11 +419,12 @@ struct http_daemon *http_start(struct server *srv, const char *host, unsigned po
 	}
 	struct http_daemon *d = xcalloc(1, sizeof *d);
 	d->srv = srv;
-	d->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, d, MHD_OPTION_SOCK_ADDR, &ss,
+	d->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, d, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, d,
+				  MHD_OPTION_SOCK_ADDR, &ss,
 				  MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 60u,
 				  MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_UNESCAPE_CALLBACK,
-				  unescape_none, d, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, d, MHD_OPTION_END);
+				  unescape_none, d, MHD_OPTION_END);
 	if (!d->mhd) {
 		bm_error(err, "cannot listen on %s port %u (in use, or not an address of this machine?)", host, port);
 		free(d);
