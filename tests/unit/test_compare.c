@@ -1,0 +1,133 @@
+/* Commit impact, verdicts and the change/stability rule (lib/compare.c,
+ * lib/change.c): the seed's worked examples and the deterministic-data
+ * cases that statistical detectors cannot handle. */
+#include "change.h"
+#include "compare.h"
+#include "unit.h"
+
+#include <math.h>
+
+START_TEST(commit_impact_worked_examples)
+{
+	const double a[] = {0.1, 0, -0.3}, b[] = {0.1, 0.3, -0.2};
+	ck_assert_double_eq_tol(commit_impact(a, 3, 0.25), -0.3, 1e-12);
+	ck_assert_double_eq_tol(commit_impact(b, 3, 0.25), 0.3, 1e-12);
+	/* (1.1 * 1.3 * 0.8)^(1/3) - 1 */
+	ck_assert_double_eq_tol(commit_impact(b, 3, 0.5), cbrt(1.1 * 1.3 * 0.8) - 1, 1e-12);
+	ck_assert_double_eq_tol(commit_impact(b, 3, 0.5), 0.0459, 1e-4);
+}
+END_TEST
+
+START_TEST(comparison_verdicts)
+{
+	const struct result base[] = {{"a", BM_STATUS_OK, 100}, {"b", BM_STATUS_OK, 100}, {"c", BM_STATUS_OK, 100},
+				      {"gone", BM_STATUS_OK, 5}};
+	const struct result head[] = {{"c", BM_STATUS_OK, 70}, {"a", BM_STATUS_OK, 110}, {"b", BM_STATUS_OK, 100},
+				      {"new", BM_STATUS_OK, 1}};
+	struct comparison c;
+	comparison_build(&c, head, 4, base, 4, 0.25);
+	ck_assert_int_eq(c.verdict, VERDICT_REGRESSION);
+	ck_assert_double_eq_tol(c.commit_impact, -0.3, 1e-12);
+	ck_assert_uint_eq(c.nrows, 5);
+	ck_assert_str_eq(c.rows[0].id, "c"); /* worst first */
+	ck_assert_str_eq(c.rows[2].id, "a");
+	ck_assert_str_eq(c.rows[3].id, "gone"); /* then those without an impact */
+	ck_assert_int_eq(c.rows[3].in_head, 0);
+	ck_assert_str_eq(c.rows[4].id, "new");
+	ck_assert_int_eq(c.rows[4].has_base, 0);
+	comparison_release(&c);
+
+	comparison_build(&c, head, 4, NULL, 0, 0.25);
+	ck_assert_int_eq(c.verdict, VERDICT_NO_BASELINE);
+	ck_assert_int_eq(c.has_commit_impact, 0);
+	comparison_release(&c);
+
+	const struct result crashed[] = {{"a", BM_STATUS_OK, 200}, {"b", BM_STATUS_FAILED, 0}};
+	comparison_build(&c, crashed, 2, base, 4, 0.25);
+	ck_assert_int_eq(c.verdict, VERDICT_FAILED); /* even with a big improvement */
+	ck_assert_str_eq(c.rows[0].id, "b");
+	comparison_release(&c);
+
+	const struct result same[] = {{"a", BM_STATUS_OK, 100}};
+	comparison_build(&c, same, 1, base, 4, 0.1);
+	ck_assert_int_eq(c.verdict, VERDICT_NEUTRAL);
+	ck_assert_double_eq(c.commit_impact, 0);
+	comparison_release(&c);
+}
+END_TEST
+
+START_TEST(a_constant_series_has_no_change)
+{
+	static double v[1000];
+	for (size_t i = 0; i < 1000; i++)
+		v[i] = 1234567;
+	struct change ch;
+	change_find(v, 1000, 0, 4, &ch);
+	ck_assert_int_eq(ch.found, 0);
+	change_find(v, 1000, 0.005, 4, &ch);
+	ck_assert_int_eq(ch.found, 0);
+}
+END_TEST
+
+START_TEST(a_one_percent_step_is_found_at_its_first_commit)
+{
+	double v[30];
+	for (size_t i = 0; i < 30; i++)
+		v[i] = i < 20 ? 1000 : 1010;
+	struct change ch;
+	for (size_t n = 21; n <= 30; n++) {
+		change_find(v, n, 0.005, 4, &ch);
+		ck_assert_int_eq(ch.found, 1);
+		ck_assert_uint_eq(ch.to, 20);
+		ck_assert_uint_eq(ch.from, 19);
+		ck_assert_double_eq_tol(ch.fraction, 0.01, 1e-12);
+		ck_assert_int_eq(ch.from_stable, 1);
+		/* vn is stable once 4 values equal to it precede it */
+		ck_assert_int_eq(ch.last_stable, n - 1 - 20 >= 4);
+		ck_assert_int_eq(ch.stable, n - 1 - 20 >= 4);
+	}
+	/* With DT = 1% the step is within tolerance. */
+	change_find(v, 30, 0.01, 4, &ch);
+	ck_assert_int_eq(ch.found, 0);
+}
+END_TEST
+
+START_TEST(a_noisy_old_value_is_not_stable)
+{
+	const double v[] = {100, 130, 100, 100, 100, 90, 90};
+	struct change ch;
+	change_find(v, 7, 0.01, 3, &ch);
+	ck_assert_int_eq(ch.found, 1);
+	ck_assert_uint_eq(ch.from, 4);
+	ck_assert_int_eq(ch.from_stable, 0); /* only 2 equal values before it */
+	ck_assert_int_eq(ch.last_stable, 0);
+	ck_assert_double_eq_tol(ch.fraction, -0.1, 1e-12);
+}
+END_TEST
+
+START_TEST(short_series)
+{
+	const double v[] = {5};
+	struct change ch;
+	change_find(v, 1, 0.01, 3, &ch);
+	ck_assert_int_eq(ch.found, 0);
+	change_find(v, 0, 0.01, 3, &ch);
+	ck_assert_int_eq(ch.found, 0);
+	ck_assert_int_eq(change_equal(0, 0, 0), 1);
+	ck_assert_int_eq(change_equal(0, 1, 0.5), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("impact and change");
+	tcase_add_test(tc, commit_impact_worked_examples);
+	tcase_add_test(tc, comparison_verdicts);
+	tcase_add_test(tc, a_constant_series_has_no_change);
+	tcase_add_test(tc, a_one_percent_step_is_found_at_its_first_commit);
+	tcase_add_test(tc, a_noisy_old_value_is_not_stable);
+	tcase_add_test(tc, short_series);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
