@@ -168,7 +168,8 @@ void api_changes(struct request *req, struct response *res)
 		free(err);
 		goto out;
 	}
-	qsort(rk.items, rk.n, sizeof *rk.items, by_rank);
+	if (rk.n)
+		qsort(rk.items, rk.n, sizeof *rk.items, by_rank);
 	json_t *a = json_array();
 	for (size_t i = 0; i < rk.n; i++) {
 		json_object_set_new(rk.items[i].json, "rank", json_integer((json_int_t)i + 1));

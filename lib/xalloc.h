@@ -12,6 +12,7 @@ void *xcalloc(size_t count, size_t size);
  * product counts as exhaustion. */
 void *xreallocarray(void *ptr, size_t count, size_t size);
 char *xstrdup(const char *s);
+/* The first n bytes of s, or all of it when it is shorter. */
 char *xstrndup(const char *s, size_t n);
 /* Returns a newly allocated formatted string; the caller owns it. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
