@@ -1,0 +1,126 @@
+/* Upload checks: see upload_check.h. */
+#include "config.h"
+
+#include "upload_check.h"
+
+#include "error.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_ANCESTORS 1000
+#define MAX_NAME 1024
+
+/* Seconds since the epoch of an RFC 3339 time ("2026-11-22T10:00:00Z",
+ * "2026-11-22T11:00:00.5+01:00"); -1 when it is not one. */
+static int parse_rfc3339(const char *s, int64_t *out)
+{
+	struct tm tm = {0};
+	int n = 0;
+	if (sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+		   &tm.tm_sec, &n) != 6 || n != 19)
+		return -1;
+	const char *p = s + n;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	long offset = 0;
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int hh, mm, k = 0;
+		if (sscanf(p + 1, "%2d:%2d%n", &hh, &mm, &k) != 2 || k != 5 || hh > 23 || mm > 59)
+			return -1;
+		offset = (*p == '-' ? -1 : 1) * (hh * 3600L + mm * 60L);
+		p += 6;
+	} else {
+		return -1;
+	}
+	if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+	    tm.tm_min > 59 || tm.tm_sec > 60)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*out = (int64_t)timegm(&tm) - offset;
+	return 0;
+}
+
+static int is_sha(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 4 || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int upload_check(struct bm_report *r, int64_t *commit_time, char **err)
+{
+	struct bm_context *c = &r->context;
+	if (strlen(r->run_id) == 0 || strlen(r->run_id) > 128)
+		return bm_error(err, "run_id: expected 1 to 128 characters");
+	if (!r->model.id || !*r->model.id)
+		return bm_error(err, "model.id: missing");
+	if (!c->branch || !*c->branch)
+		return bm_error(err, "context.branch: missing (bm-upload fills it from git or CI; or pass --branch)");
+	if (strlen(c->branch) > MAX_NAME)
+		return bm_error(err, "context.branch: longer than %d bytes", MAX_NAME);
+	if (!c->commit || !c->commit->sha)
+		return bm_error(err, "context.commit: missing (bm-upload fills it from git or CI; or pass --commit)");
+	if (!is_sha(c->commit->sha))
+		return bm_error(err, "context.commit.sha: expected a hexadecimal commit id");
+	lower(c->commit->sha);
+	if (!c->commit->timestamp)
+		return bm_error(err, "context.commit.timestamp: missing (the committer time, RFC 3339)");
+	if (parse_rfc3339(c->commit->timestamp, commit_time))
+		return bm_error(err, "context.commit.timestamp: expected an RFC 3339 time, not '%s'",
+				  c->commit->timestamp);
+	if (c->commit->nancestors > MAX_ANCESTORS)
+		return bm_error(err, "context.commit.ancestors: more than %d", MAX_ANCESTORS);
+	for (size_t i = 0; i < c->commit->nancestors; i++) {
+		if (!is_sha(c->commit->ancestors[i]))
+			return bm_error(err, "context.commit.ancestors[%zu]: expected a hexadecimal commit id", i);
+		lower(c->commit->ancestors[i]);
+	}
+	if (c->pr && c->pr->number <= 0)
+		return bm_error(err, "context.pr.number: expected a positive integer");
+	if (c->pr && (!c->pr->base_branch || !*c->pr->base_branch))
+		return bm_error(err, "context.pr.base_branch: missing (the branch the pull request merges into)");
+	if (r->nbenchmarks == 0)
+		return bm_error(err, "benchmarks: empty");
+	char **ids = xcalloc(r->nbenchmarks, sizeof *ids);
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		ids[i] = r->benchmarks[i].id;
+	qsort(ids, r->nbenchmarks, sizeof *ids, by_id);
+	for (size_t i = 1; i < r->nbenchmarks; i++) {
+		if (!strcmp(ids[i - 1], ids[i])) {
+			bm_error(err, "benchmarks: '%s' appears twice", ids[i]);
+			free(ids);
+			return -1;
+		}
+	}
+	free(ids);
+	return 0;
+}
+

@@ -1,0 +1,19 @@
+/* What bm-server needs of an uploaded report beyond its schema: where the
+ * run sits in the project's history.  Kept apart from the HTTP handler so
+ * that it can be fuzzed. */
+#ifndef BM_UPLOAD_CHECK_H
+#define BM_UPLOAD_CHECK_H
+
+#include "report.h"
+
+#include <stdint.h>
+
+/* Checks a report that report_from_json accepted: a run_id of 1 to 128
+ * bytes, a model id, a branch, a hexadecimal commit SHA with an RFC 3339
+ * committer time (returned in *commit_time, seconds since the epoch), at
+ * most 1,000 hexadecimal ancestors, a complete pull request if any, and
+ * at least one benchmark, none twice.  SHAs are lower-cased in place.
+ * Returns 0, or -1 with *err naming the field. */
+int upload_check(struct bm_report *r, int64_t *commit_time, char **err);
+
+#endif

@@ -1,0 +1,34 @@
+/* Fuzzes what bm-server does with an upload body before it writes
+ * anything: JSON, the bm-report/1 reader and the server's own checks
+ * (commit SHAs, RFC 3339 times, ancestry, pull request, duplicates). */
+#include "config.h"
+
+#include "fuzz.h"
+#include "report.h"
+#include "upload_check.h"
+
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_t *j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
+	if (!j)
+		return 0;
+	struct bm_report r;
+	char *err = NULL;
+	int rc = report_from_json(j, &r, &err);
+	json_decref(j);
+	if (rc) {
+		free(err);
+		return 0;
+	}
+	int64_t t = 0;
+	if (upload_check(&r, &t, &err)) {
+		FUZZ_ASSERT(err && *err);
+		free(err);
+	} else {
+		FUZZ_ASSERT(r.context.branch && r.context.commit && r.nbenchmarks > 0);
+	}
+	report_release(&r);
+	return 0;
+}
