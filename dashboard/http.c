@@ -392,6 +392,7 @@ static size_t unescape_none(void *cls, struct MHD_Connection *conn, char *s)
 	return strlen(s);
 }
 
+static void log_mhd(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;

@@ -27,8 +27,8 @@
 #include <time.h>
 #include <zlib.h>
 
-static const char *const migrations[] = {
-	/* 0 -> 1 */
+/* 0 -> 1: the first schema. */
+static const char migration_1[] =
 	"CREATE TABLE projects ("
 	"  id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
 	"  threshold REAL NOT NULL, dt REAL NOT NULL, st INTEGER NOT NULL, created_at INTEGER NOT NULL);"
@@ -56,8 +56,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX results_by_series ON results (benchmark, branch, commit_time);"
 	"CREATE TABLE profiles ("
 	"  run INTEGER NOT NULL, benchmark INTEGER NOT NULL, data BLOB NOT NULL, size INTEGER NOT NULL,"
-	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;",
-};
+	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;";
+
+static const char *const migrations[] = {migration_1};
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
 /* Statements each connection prepares once, on first use. */
@@ -79,13 +80,13 @@ static const char *const sql_text[SQL_COUNT] = {
 	[SQL_COMMIT] = "COMMIT",
 	[SQL_ROLLBACK] = "ROLLBACK",
 	[SQL_RUN_EXISTS] = "SELECT 1 FROM runs WHERE project = ?1 AND run_id = ?2",
-	[SQL_RUN_INSERT] = "INSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch, model,"
-			   " platform, host, ancestors, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-			   " ?11, ?12)",
+	[SQL_RUN_INSERT] = ("INSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch, model,"
+			    " platform, host, ancestors, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+			    " ?11, ?12)"),
 	[SQL_BENCHMARK_INSERT] = "INSERT OR IGNORE INTO benchmarks (project, name) VALUES (?1, ?2)",
 	[SQL_BENCHMARK_ID] = "SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2",
-	[SQL_RESULT_INSERT] = "INSERT INTO results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-			      " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+	[SQL_RESULT_INSERT] = ("INSERT INTO results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			       " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"),
 	[SQL_PROFILE_INSERT] = "INSERT INTO profiles VALUES (?1, ?2, ?3, ?4)",
 };
 
