@@ -3,7 +3,8 @@
  * One database file in WAL mode with synchronous=FULL, so that a commit
  * is on disk before the API answers 2xx.  Readers run in parallel on
  * pooled connections; writers take one mutex (SQLite allows one writer at
- * a time anyway, and waiting on a mutex is cheaper than on SQLITE_BUSY).
+ * a time anyway, and waiting on a mutex is cheaper than on SQLITE_BUSY),
+ * and uploads that arrive together share one transaction (group commit).
  * The schema version is PRAGMA user_version; migrations[i] takes it from
  * i to i + 1, each in its own transaction.
  *
@@ -72,6 +73,9 @@ enum sql {
 	SQL_BENCHMARK_ID,
 	SQL_RESULT_INSERT,
 	SQL_PROFILE_INSERT,
+	SQL_SAVEPOINT,
+	SQL_RELEASE,
+	SQL_ROLLBACK_TO,
 	SQL_COUNT
 };
 
@@ -88,6 +92,19 @@ static const char *const sql_text[SQL_COUNT] = {
 	[SQL_RESULT_INSERT] = ("INSERT INTO results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
 			       " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"),
 	[SQL_PROFILE_INSERT] = "INSERT INTO profiles VALUES (?1, ?2, ?3, ?4)",
+	[SQL_SAVEPOINT] = "SAVEPOINT run",
+	[SQL_RELEASE] = "RELEASE run",
+	[SQL_ROLLBACK_TO] = "ROLLBACK TO run",
+};
+
+/* An upload waiting for its transaction (see store_run_add). */
+struct run_job {
+	int64_t project, commit_time;
+	const struct bm_report *report;
+	const char *platform;
+	int created, rc, done;
+	char *err;
+	struct run_job *next;
 };
 
 struct conn {
@@ -100,6 +117,8 @@ struct store {
 	char *path;
 	pthread_mutex_t lock;       /* the pool */
 	pthread_mutex_t write_lock; /* one writer at a time */
+	pthread_mutex_t queue_lock; /* uploads waiting for a commit */
+	struct run_job *queue, **queue_tail;
 	struct conn *free_list;
 	struct conn **all;
 	size_t nall, all_alloc;
@@ -243,6 +262,8 @@ struct store *store_open(const char *path, char **err)
 	st->path = xstrdup(path);
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_mutex_init(&st->write_lock, NULL);
+	pthread_mutex_init(&st->queue_lock, NULL);
+	st->queue_tail = &st->queue;
 	xgrow(&st->all, &st->all_alloc, 1, sizeof *st->all);
 	st->all[st->nall++] = c;
 	st->free_list = c;
@@ -258,6 +279,7 @@ void store_free(struct store *st)
 	free(st->all);
 	pthread_mutex_destroy(&st->lock);
 	pthread_mutex_destroy(&st->write_lock);
+	pthread_mutex_destroy(&st->queue_lock);
 	free(st->path);
 	free(st);
 }
@@ -558,26 +580,79 @@ static int insert_run(struct conn *c, int64_t project, const struct bm_report *r
 	return 0;
 }
 
+/* Writes a batch of uploads in one transaction, each inside a savepoint
+ * so that one bad run does not take the others with it, and sets each
+ * job's outcome. */
+static void commit_batch(struct store *st, struct run_job *batch)
+{
+	char *err = NULL;
+	struct conn *c = acquire(st, &err);
+	sqlite3_stmt *s = c ? stmt(c, SQL_BEGIN, &err) : NULL;
+	int rc = s ? run(c, s, &err) : -1;
+	for (struct run_job *j = batch; !rc && j; j = j->next) {
+		if (!(s = stmt(c, SQL_SAVEPOINT, &j->err)) || run(c, s, &j->err)) {
+			j->rc = -1;
+			continue;
+		}
+		j->rc = insert_run(c, j->project, j->report, j->platform, j->commit_time, &j->created, &j->err);
+		if (j->rc && (s = stmt(c, SQL_ROLLBACK_TO, NULL)))
+			run(c, s, NULL);
+		if ((s = stmt(c, SQL_RELEASE, NULL)))
+			run(c, s, NULL);
+	}
+	if (!rc && (!(s = stmt(c, SQL_COMMIT, &err)) || run(c, s, &err)))
+		rc = -1;
+	if (c && !sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	pthread_mutex_lock(&st->queue_lock);
+	for (struct run_job *j = batch; j; j = j->next) {
+		if (rc && !j->rc) {
+			j->rc = -1;
+			j->err = xstrdup(err ? err : "database: the transaction failed");
+		}
+		j->done = 1;
+	}
+	pthread_mutex_unlock(&st->queue_lock);
+	free(err);
+	if (c)
+		release(st, c);
+}
+
+/* Group commit: every upload queues itself, then waits for the write
+ * lock; whoever holds it commits everything queued so far in one
+ * transaction (one fsync for many runs).  A leader marks its jobs done
+ * before it lets the lock go, so a job is either done or still queued
+ * when its thread gets the lock. */
 int store_run_add(struct store *st, int64_t project, const struct bm_report *r, const char *platform,
 		  int64_t commit_time, int *created, char **err)
 {
-	struct conn *c = acquire(st, err);
-	if (!c)
-		return -1;
+	struct run_job job = {.project = project, .commit_time = commit_time, .report = r, .platform = platform};
+	pthread_mutex_lock(&st->queue_lock);
+	*st->queue_tail = &job;
+	st->queue_tail = &job.next;
+	pthread_mutex_unlock(&st->queue_lock);
+
 	pthread_mutex_lock(&st->write_lock);
-	sqlite3_stmt *s = stmt(c, SQL_BEGIN, err);
-	int rc = s ? run(c, s, err) : -1;
-	if (!rc) {
-		rc = insert_run(c, project, r, platform, commit_time, created, err);
-		s = stmt(c, rc ? SQL_ROLLBACK : SQL_COMMIT, err);
-		if (s && run(c, s, rc ? NULL : err))
-			rc = -1;
-		if (rc && !sqlite3_get_autocommit(c->db))
-			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	pthread_mutex_lock(&st->queue_lock);
+	struct run_job *batch = job.done ? NULL : st->queue;
+	if (batch) {
+		st->queue = NULL;
+		st->queue_tail = &st->queue;
 	}
+	pthread_mutex_unlock(&st->queue_lock);
+	if (batch)
+		commit_batch(st, batch);
 	pthread_mutex_unlock(&st->write_lock);
-	release(st, c);
-	return rc;
+
+	*created = job.created;
+	if (job.rc) {
+		if (err)
+			*err = job.err;
+		else
+			free(job.err);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- reading runs ---- */

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 
-n=${BM_DURABILITY_UPLOADS:-400}
+n=${BM_DURABILITY_UPLOADS:-1000}
 db="$scratch/bm.db"
 tok=$("$BM_SERVER" --db "$db" project create load 2>/dev/null)
 start_server "$db" || exit 1
@@ -34,9 +34,14 @@ perl -e '
 ' "$n" "$scratch" "$scratch/template.json" "$server_url" "$tok"
 
 # Uploads from 16 connections at once; the server dies under them.
+: >"$scratch/codes"
 curl -s --parallel --parallel-max 16 -K "$scratch/upload.cfg" >"$scratch/codes" 2>/dev/null &
 curl_pid=$!
-sleep "${BM_DURABILITY_KILL_AFTER:-0.3}"
+# Kill once a quarter of them have been answered: the rest are in flight.
+for _ in $(seq 1000); do
+	[ "$(wc -l <"$scratch/codes")" -ge $((n / 4)) ] && break
+	sleep 0.01
+done
 kill -KILL "$server_pid"
 wait "$server_pid" 2>/dev/null
 server_pid=
