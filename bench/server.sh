@@ -1,0 +1,272 @@
+#!/bin/sh
+# bm-server's ingest rate and read latency.
+#
+# 1. Ingest: reports of 100 benchmarks each (distinct run_ids and commits
+#    of one linear main-branch history) uploaded to a fresh database by
+#    concurrent clients (one curl process, --parallel, keep-alive), in
+#    reports/s; next to it, in the same run, the same rows inserted into a
+#    database with the server's own schema through the sqlite3 CLI (one
+#    transaction per report, WAL, synchronous=FULL, as the server commits),
+#    and the ratio of the two.  Bar (SPEC 7): at least 500 reports/s on
+#    2 cores.
+# 2. Reads: a second fresh database filled through the API with
+#    BM_BENCH_RESULTS results (10,000 reports x 100 benchmarks by default;
+#    the fill's rate is reported too, in fifths, as the database grows),
+#    then p50 and p99 of curl's time_total over sequential requests (one
+#    keep-alive connection) to the commit report of random commits and the
+#    history of random benchmarks.  Bar (SPEC 7): p99 under 20 ms.
+#
+# usage: bench/server.sh [BUILD_DIR]   (default: build)
+# Environment: BM_BENCH_REPORTS (ingest, default 2000), BM_BENCH_RESULTS
+# (reads, default 1000000), BM_BENCH_REQUESTS (per read endpoint, default
+# 1000), BM_BENCH_CLIENTS (concurrent uploads, default 8),
+# BM_BENCH_THREADS (the server's --threads, default its own).
+# Needs: curl, sqlite3, perl (apt-get install curl sqlite3).  The files
+# and databases (about 1 GB at the default scale) go under $TMPDIR.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+server=$build/dashboard/bm-server
+reports=${BM_BENCH_REPORTS:-2000}
+results=${BM_BENCH_RESULTS:-1000000}
+requests=${BM_BENCH_REQUESTS:-1000}
+clients=${BM_BENCH_CLIENTS:-8}
+threads=${BM_BENCH_THREADS:-}
+benchmarks=100
+for tool in curl sqlite3 perl; do
+	command -v "$tool" >/dev/null || { echo "server.sh: '$tool' not found (apt-get install curl sqlite3)" >&2; exit 2; }
+done
+[ -x "$server" ] || { echo "server.sh: build bm first (make)" >&2; exit 2; }
+fill=$(((results + benchmarks - 1) / benchmarks))
+[ "$reports" -ge 1 ] && [ "$fill" -ge 2 ] && [ "$requests" -ge 1 ] ||
+	{ echo "server.sh: BM_BENCH_REPORTS, BM_BENCH_REQUESTS must be >= 1 and BM_BENCH_RESULTS >= 200" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bm-bench-server.XXXXXX")
+pid=
+stop_server() {
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		pid=
+	fi
+}
+trap 'stop_server; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+# The reports, 1.json ... N.json: commit i of a linear history (its sha
+# the SHA-1 of "commit i", committed a minute after commit i - 1, its ten
+# nearest ancestors listed), 100 benchmarks whose numbers drift a little
+# from commit to commit.  And ingest.sql: the first BM_BENCH_REPORTS of
+# them as the rows the server writes for them (runs, benchmarks, results,
+# profiles with the same zlib-compressed blob), one transaction each.
+n=$((fill > reports ? fill : reports))
+echo "writing $n reports of $benchmarks benchmarks..." >&2
+mkdir "$work/r"
+perl -MDigest::SHA=sha1_hex -MCompress::Zlib -e '
+	my ($dir, $n, $nsql, $nb) = @ARGV;
+	srand(1);
+	my @sha = map { sha1_hex("commit $_") } 0 .. $n;
+	my $base = 1795341600; # 2026-11-22T10:00:00Z, minus a week of commits
+	$base -= 60 * $n;
+	sub ts { my @t = gmtime($_[0]); sprintf "%04d-%02d-%02dT%02d:%02d:%02dZ", $t[5] + 1900, $t[4] + 1, @t[3, 2, 1, 0] }
+	my @bench = map { my $s = "suite" . int($_ / 10); my $b = sprintf "bench_%02d", $_; [ "$s\::$b", $s, $b ] } 0 .. $nb - 1;
+	my @ir = map { 1000 + int(rand(10_000_000)) } 0 .. $nb - 1;
+	my $platform = q({"arch":"x86_64","compiler":"GCC 12","os":"Debian 12"});
+	my $blob = unpack "H*", compress(q({"profile":null,"syscalls":{"count":0,"wall_ns":0,"cpu_ns":0,"by_function":[]}}), 1);
+	open my $sql, ">", "$dir/ingest.sql" or die;
+	print $sql "PRAGMA journal_mode = WAL;\nPRAGMA synchronous = FULL;\nPRAGMA foreign_keys = ON;\n";
+	for my $i (1 .. $n) {
+		my $t = $base + 60 * $i;
+		my @anc = map { "\"$sha[$_]\"" } grep { $_ >= 1 } reverse($i - 10 .. $i - 1);
+		my $anc = "[" . join(",", @anc) . "]";
+		my $run = sprintf "bench-run-%06d", $i;
+		my @b;
+		my $s = $i <= $nsql;
+		print $sql "BEGIN IMMEDIATE;\nINSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch, model, platform, host, ancestors, created_at) VALUES (1, \x27$run\x27, \x27main\x27, \x27$sha[$i]\x27, $t, NULL, NULL, \x27bm-model/1\x27, \x27$platform\x27, \x27ci\x27, \x27$anc\x27, strftime(\x27%s\x27));\n" if $s;
+		for my $k (0 .. $nb - 1) {
+			$ir[$k] += int(rand(21)) - 10;
+			my ($ir, $dr, $dw) = ($ir[$k], int($ir[$k] / 4), int($ir[$k] / 8));
+			my ($i1, $d1r, $d1w, $il, $dlr, $dlw) = (int($ir / 1000), int($dr / 100), int($dw / 100), 5, int($dr / 1000), int($dw / 1000));
+			my $cyc = $ir + $dr + $dw + 4 * ($i1 + $d1r + $d1w) + 34 * ($il + $dlr + $dlw);
+			my $time = $cyc / 3e9;
+			my $speed = 1 / $time;
+			push @b, sprintf q({"id":"%s","suite":"%s","name":"%s","tag":null,"status":"ok","reason":null,) .
+				q("events":{"Ir":%d,"Dr":%d,"Dw":%d,"I1mr":%d,"D1mr":%d,"D1mw":%d,"ILmr":%d,"DLmr":%d,"DLmw":%d,"sysCount":0,"sysTime":0,"sysCpuTime":0},) .
+				q("cycles":%d,"time_s":%.9g,"speed":%.9g,"syscalls":{"count":0,"wall_ns":0,"cpu_ns":0,"by_function":[]},"profile":null}),
+				@{$bench[$k]}, $ir, $dr, $dw, $i1, $d1r, $d1w, $il, $dlr, $dlw, $cyc, $time, $speed;
+			next if !$s;
+			print $sql "INSERT OR IGNORE INTO benchmarks (project, name) VALUES (1, \x27$bench[$k][0]\x27);\n";
+			print $sql "INSERT INTO results VALUES ($i, (SELECT id FROM benchmarks WHERE project = 1 AND name = \x27$bench[$k][0]\x27), \x27main\x27, $t, 0, NULL, ",
+				sprintf("%.17g", $speed), ", $cyc, ", sprintf("%.17g", $time),
+				", $ir, $dr, $dw, $i1, $d1r, $d1w, $il, $dlr, $dlw, NULL, NULL, NULL, NULL, 0, 0, 0);\n",
+				"INSERT INTO profiles VALUES ($i, (SELECT id FROM benchmarks WHERE project = 1 AND name = \x27$bench[$k][0]\x27), X\x27$blob\x27, 78);\n";
+		}
+		print $sql "COMMIT;\n" if $s;
+		open my $f, ">", "$dir/r/$i.json" or die;
+		print $f q({"schema":"bm-report/1","run_id":"), $run, q(","created_at":"), ts($t + 600), q(",),
+			q("tool":{"name":"bm-run","version":"0.1.0","valgrind":"3.19.0"},),
+			q("model":{"id":"bm-model/1","frequency_hz":3e9,"weights":{"l1_hit":1,"ll_hit":5,"ram":35},),
+			q("cache":{"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64]}},),
+			q("context":{"platform":{"compiler":"GCC 12","os":"Debian 12","arch":"x86_64"},"host":"ci","branch":"main",),
+			q("commit":{"sha":"), $sha[$i], q(","timestamp":"), ts($t), q(","ancestors":), $anc, q(},"pr":null},),
+			q("binary":{"path":"/ci/build/bench","build_id":"ab"},"benchmarks":[), join(",", @b), "]}\n";
+		close $f or die;
+	}
+	close $sql or die;
+	open my $l, ">", "$dir/shas" or die;
+	print $l "$sha[$_]\n" for 1 .. $n;
+	open $l, ">", "$dir/benchmarks" or die;
+	print $l "$_->[0]\n" for @bench;
+' "$work" "$n" "$reports" "$benchmarks"
+
+# now: seconds since the epoch, to the microsecond.
+now() {
+	perl -MTime::HiRes=time -e 'printf "%.6f\n", time'
+}
+
+# cpu: the server's CPU seconds so far (user + system).
+cpu() {
+	perl -e 'open my $f, "<", "/proc/$ARGV[0]/stat" or die; my @s = split " ", (split /\) /, <$f>)[1];
+		printf "%.2f\n", ($s[11] + $s[12]) / 100' "$pid"
+}
+
+# start_server DB: the server on DB, in the background; sets pid and url.
+start_server() {
+	"$server" --db "$1" serve --listen 127.0.0.1:0 ${threads:+--threads "$threads"} >"$work/server.out" 2>>"$work/server.err" &
+	pid=$!
+	i=0
+	until url=$(sed -n 's|^bm-server: serving \(http://[^ ]*\)/ .*|\1|p' "$work/server.out") && [ -n "$url" ]; do
+		i=$((i + 1))
+		[ "$i" -lt 100 ] && kill -0 "$pid" 2>/dev/null ||
+			{ echo "server.sh: bm-server did not start:" >&2; cat "$work/server.err" >&2; exit 1; }
+		sleep 0.1
+	done
+}
+
+# upload TOKEN FIRST LAST: reports FIRST..LAST to project p, BM_BENCH_CLIENTS
+# at a time; prints the seconds it took, fails unless each got a 201.
+upload() {
+	perl -e 'my ($url, $token, $dir, $first, $last) = @ARGV;
+		for my $i ($first .. $last) {
+			print "url = \"$url/api/v1/projects/p/runs\"\nheader = \"Authorization: Bearer $token\"\n",
+				"header = \"Content-Type: application/json\"\ndata-binary = \"\@$dir/r/$i.json\"\n",
+				"silent\noutput = \"/dev/null\"\nwrite-out = \"%{http_code}\\n\"\n";
+			print "next\n" if $i < $last;
+		}' "$url" "$1" "$work" "$2" "$3" >"$work/upload.cfg"
+	t0=$(now)
+	curl --parallel --parallel-immediate --parallel-max "$clients" -K "$work/upload.cfg" >"$work/codes" ||
+		{ echo "server.sh: curl failed uploading reports $2-$3" >&2; exit 1; }
+	t1=$(now)
+	bad=$(grep -cv '^201$' "$work/codes" || true)
+	[ "$bad" -eq 0 ] && [ "$(wc -l <"$work/codes")" -eq $(($3 - $2 + 1)) ] ||
+		{ echo "server.sh: $bad uploads of reports $2-$3 did not answer 201:" >&2; sort "$work/codes" | uniq -c >&2; exit 1; }
+	perl -e 'printf "%.3f\n", $ARGV[1] - $ARGV[0]' "$t0" "$t1"
+}
+
+# project DB: creates project p in DB, prints its token.
+project() {
+	"$server" --db "$1" project create p 2>/dev/null
+}
+
+# 1. Ingest.
+echo "ingest: $reports reports through the API ($clients at a time)..." >&2
+token=$(project "$work/ingest.db")
+start_server "$work/ingest.db"
+c0=$(cpu)
+api_s=$(upload "$token" 1 "$reports")
+api_cpu=$(perl -e 'printf "%.2f", $ARGV[1] - $ARGV[0]' "$c0" "$(cpu)")
+stop_server
+echo "ingest: the same rows through sqlite3..." >&2
+project "$work/raw.db" >/dev/null
+t0=$(now)
+sqlite3 "$work/raw.db" <"$work/ingest.sql" >/dev/null
+t1=$(now)
+raw_s=$(perl -e 'printf "%.3f\n", $ARGV[1] - $ARGV[0]' "$t0" "$t1")
+for db in ingest raw; do
+	rows=$(sqlite3 "$work/$db.db" "SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM results)")
+	[ "$rows" = "$reports $((reports * benchmarks))" ] ||
+		{ echo "server.sh: $db.db holds $rows runs and results, not $reports $((reports * benchmarks))" >&2; exit 1; }
+done
+size=$(perl -e 'my $t = 0; $t += -s "$ARGV[0]/r/$_.json" for 1 .. $ARGV[1]; printf "%.0f", $t / $ARGV[1] / 1024' "$work" "$reports")
+
+# 2. Reads: the fill, in fifths, then the requests.
+echo "reads: filling a database with $fill reports ($((fill * benchmarks)) results)..." >&2
+token=$(project "$work/reads.db")
+start_server "$work/reads.db"
+: >"$work/fill"
+k=0
+while [ "$k" -lt 5 ]; do
+	first=$((fill * k / 5 + 1))
+	last=$((fill * (k + 1) / 5))
+	if [ "$last" -ge "$first" ]; then
+		c0=$(cpu)
+		s=$(upload "$token" "$first" "$last")
+		echo "$first $last $s $(perl -e 'printf "%.2f", $ARGV[1] - $ARGV[0]' "$c0" "$(cpu)")" >>"$work/fill"
+		echo "  reports $first-$last: $s s" >&2
+	fi
+	k=$((k + 1))
+done
+
+# read ENDPOINT: BM_BENCH_REQUESTS sequential GETs to random commits or
+# benchmarks, "code seconds bytes" per request into $work/ENDPOINT.times.
+read_endpoint() {
+	perl -e 'my ($url, $dir, $what, $n, $fill) = @ARGV; srand(2);
+		open my $f, "<", "$dir/$what" or die; chomp(my @k = <$f>);
+		splice @k, $fill if $what eq "shas" && @k > $fill; # only the commits the fill uploaded
+		print "silent\nwrite-out = \"%{http_code} %{time_total} %{size_download}\\n\"\n";
+		for (1 .. $n) {
+			my $x = $k[int rand @k];
+			if ($what eq "shas") {
+				print "url = \"$url/api/v1/projects/p/commits/$x/report\"\n";
+			} else {
+				$x =~ s/([^A-Za-z0-9_.~-])/sprintf "%%%02X", ord $1/ge;
+				print "url = \"$url/api/v1/projects/p/benchmarks/$x/history?branch=main\"\n";
+			}
+			print "output = \"/dev/null\"\n";
+		}' "$url" "$work" "$2" "$requests" "$fill" >"$work/$1.cfg"
+	curl -K "$work/$1.cfg" >"$work/$1.times" || { echo "server.sh: curl failed reading $1" >&2; exit 1; }
+	bad=$(grep -cv '^200 ' "$work/$1.times" || true)
+	[ "$bad" -eq 0 ] && [ "$(wc -l <"$work/$1.times")" -eq "$requests" ] ||
+		{ echo "server.sh: $bad $1 requests did not answer 200" >&2; exit 1; }
+}
+echo "reads: $requests requests each, one at a time..." >&2
+c0=$(cpu)
+read_endpoint report shas
+c1=$(cpu)
+read_endpoint history benchmarks
+c2=$(cpu)
+stop_server
+db_mb=$(perl -e 'printf "%.0f", (-s $ARGV[0]) / 1048576' "$work/reads.db")
+
+perl -e '
+	my ($work, $reports, $nb, $clients, $size, $api_s, $api_cpu, $raw_s, $requests, $db_mb, $rcpu, $hcpu) = @ARGV;
+	my ($api, $raw) = ($reports / $api_s, $reports / $raw_s);
+	print "## Server: ingest ($reports reports of $nb benchmarks, $size KB each, $clients concurrent uploads)\n\n";
+	print "| path | time | reports/s | results/s | server CPU per report |\n| --- | --- | --- | --- | --- |\n";
+	printf "| bm-server (HTTP, JSON, SQLite) | %.2f s | %.0f | %.0f | %.2f ms |\n", $api_s, $api, $api * $nb, 1000 * $api_cpu / $reports;
+	printf "| sqlite3 CLI, same rows and schema | %.2f s | %.0f | %.0f | |\n", $raw_s, $raw, $raw * $nb;
+	printf "\nRatio bm-server / raw SQLite: %.2f.  Bar: at least 500 reports/s: %s\n\n", $api / $raw, $api >= 500 ? "PASS" : "FAIL";
+	open my $f, "<", "$work/fill" or die;
+	my @fill = map { [split] } <$f>;
+	my $results = $fill[-1][1] * $nb;
+	print "## Server: filling $fill[-1][1] reports ($results results) through the API\n\n";
+	print "| reports | reports/s | server CPU per report |\n| --- | --- | --- |\n";
+	printf "| %d-%d | %.0f | %.2f ms |\n", $_->[0], $_->[1], ($_->[1] - $_->[0] + 1) / $_->[2], 1000 * $_->[3] / ($_->[1] - $_->[0] + 1) for @fill;
+	printf "\nDatabase: %d MB.\n\n", $db_mb;
+	print "## Server: reads with $results results ($requests sequential requests each, one keep-alive connection)\n\n";
+	print "| endpoint | p50 | p90 | p99 | max | answer size (median) | server CPU per request |\n| --- | --- | --- | --- | --- | --- | --- |\n";
+	my $worst = 0;
+	for (["commit report", "report", $rcpu], ["benchmark history", "history", $hcpu]) {
+		my ($label, $what, $c) = @$_;
+		open my $t, "<", "$work/$what.times" or die;
+		my @r = map { [split] } <$t>;
+		my @ms = sort { $a <=> $b } map { 1000 * $_->[1] } @r;
+		my @kb = sort { $a <=> $b } map { $_->[2] / 1024 } @r;
+		my $q = sub { $ms[int($_[0] * (@ms - 1) + 0.5)] };
+		$worst = $q->(0.99) if $q->(0.99) > $worst;
+		printf "| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.1f KB | %.2f ms |\n", $label, $q->(0.5), $q->(0.9), $q->(0.99), $ms[-1],
+			$kb[int($#kb / 2)], 1000 * $c / @r;
+	}
+	printf "\nBar: p99 under 20 ms: %s\n", $worst < 20 ? "PASS" : "FAIL";
+' "$work" "$reports" "$benchmarks" "$clients" "$size" "$api_s" "$api_cpu" "$raw_s" "$requests" "$db_mb" \
+	"$(perl -e 'printf "%.2f", $ARGV[1] - $ARGV[0]' "$c0" "$c1")" "$(perl -e 'printf "%.2f", $ARGV[1] - $ARGV[0]' "$c1" "$c2")"
