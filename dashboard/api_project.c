@@ -45,12 +45,9 @@ void api_settings_get(struct request *req, struct response *res)
  * checked before any is written. */
 void api_settings_put(struct request *req, struct response *res)
 {
-	json_error_t jerr;
-	json_t *j = json_loadb(req->body, req->body_size, JSON_REJECT_DUPLICATES, &jerr);
-	if (!j) {
-		http_error(res, 400, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+	json_t *j = http_body_json(req, res);
+	if (!j)
 		return;
-	}
 	struct project p = req->project;
 	const char *key;
 	json_t *v;

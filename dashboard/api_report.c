@@ -17,11 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *status_name(enum bm_status s)
-{
-	return s == BM_STATUS_OK ? "ok" : s == BM_STATUS_FAILED ? "failed" : "skipped";
-}
-
 static json_t *number_or_null(int has, double x)
 {
 	return has && isfinite(x) ? json_real(x) : json_null();
@@ -40,7 +35,7 @@ static json_t *benchmark_rows(const struct comparison *cmp, const struct store_r
 						   number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed),
 						   "base_speed", number_or_null(r->has_base, r->base_speed), "impact",
 						   number_or_null(r->has_impact, r->impact), "status",
-						   r->in_head ? status_name(r->status) : "missing", "reason", reason));
+						   r->in_head ? report_status_name(r->status) : "missing", "reason", reason));
 	}
 	return a;
 }

@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *status_name(enum bm_status s)
-{
-	return s == BM_STATUS_OK ? "ok" : s == BM_STATUS_FAILED ? "failed" : "skipped";
-}
-
 /* The branch and metric every series request names; 0, or an answer. */
 static int series_args(struct request *req, struct response *res, const char **branch, const char **metric)
 {
@@ -35,13 +30,27 @@ static int series_args(struct request *req, struct response *res, const char **b
 	return 0;
 }
 
-static json_t *point_json(const struct store_point *p)
+/* The platform as JSON; consecutive points share one parsed object, since
+ * a series rarely changes platform (cache: the last text and its JSON). */
+static json_t *platform_json(const char *text, const char **last_text, json_t **last)
 {
-	json_t *platform = json_loads(p->platform, 0, NULL);
+	if (!*last_text || strcmp(*last_text, text)) {
+		json_decref(*last);
+		*last = json_loads(text, 0, NULL);
+		if (!*last)
+			*last = json_object();
+		*last_text = text;
+	}
+	return json_incref(*last);
+}
+
+static json_t *point_json(const struct store_point *p, const char **last_text, json_t **last)
+{
+	json_t *platform = platform_json(p->platform, last_text, last);
 	return json_pack("{s:s,s:I,s:s,s:s,s:o,s:s,s:o}", "commit", p->sha, "timestamp", (json_int_t)p->commit_time,
-			 "run_id", p->run_id, "status", status_name(p->status), "value",
+			 "run_id", p->run_id, "status", report_status_name(p->status), "value",
 			 p->has_value && isfinite(p->value) ? json_real(p->value) : json_null(), "model", p->model,
-			 "platform", platform ? platform : json_object());
+			 "platform", platform);
 }
 
 void api_history(struct request *req, struct response *res)
@@ -57,9 +66,11 @@ void api_history(struct request *req, struct response *res)
 		free(err);
 		return;
 	}
-	json_t *a = json_array();
+	json_t *a = json_array(), *platform = NULL;
+	const char *platform_text = NULL;
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, point_json(&points[i]));
+		json_array_append_new(a, point_json(&points[i], &platform_text, &platform));
+	json_decref(platform);
 	store_points_free(points, n);
 	http_json(res, 200, json_pack("{s:s,s:s,s:s,s:o}", "benchmark", req->param[1], "branch", branch, "metric",
 				      metric, "points", a));

@@ -25,12 +25,9 @@ char *platform_key(const struct bm_report *r)
 
 void api_upload(struct request *req, struct response *res)
 {
-	json_error_t jerr;
-	json_t *j = json_loadb(req->body, req->body_size, JSON_REJECT_DUPLICATES, &jerr);
-	if (!j) {
-		http_error(res, 400, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+	json_t *j = http_body_json(req, res);
+	if (!j)
 		return;
-	}
 	struct bm_report r;
 	char *err = NULL;
 	int rc = report_from_json(j, &r, &err);

@@ -105,6 +105,15 @@ char *http_escape(const char *s)
 	return out;
 }
 
+json_t *http_body_json(struct request *req, struct response *res)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(req->body, req->body_size, JSON_REJECT_DUPLICATES, &jerr);
+	if (!j)
+		http_error(res, 400, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+	return j;
+}
+
 const char *http_query(struct request *req, const char *key)
 {
 	struct call *c = req->internal;

@@ -57,6 +57,10 @@ void http_error(struct response *res, unsigned status, const char *fmt, ...)
 /* Sets res to status with body (a reference the response takes). */
 void http_json(struct response *res, unsigned status, json_t *body);
 
+/* The request body as JSON (a new reference), or NULL with res set to a
+ * 400 that gives the position of the mistake. */
+json_t *http_body_json(struct request *req, struct response *res);
+
 /* The query parameter key, percent-decoded (owned by the request), or NULL. */
 const char *http_query(struct request *req, const char *key);
 /* The request header name, or NULL. */

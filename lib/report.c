@@ -58,6 +58,11 @@ static const char *const status_names[] = {
 };
 #define NSTATUS (sizeof status_names / sizeof *status_names)
 
+const char *report_status_name(enum bm_status status)
+{
+	return status_names[status];
+}
+
 /* Lifecycle ------------------------------------------------------------ */
 
 void report_init(struct bm_report *r)

@@ -148,6 +148,9 @@ int report_from_json(const json_t *j, struct bm_report *r, char **err);
  * prefixed with the path. */
 int report_read_file(const char *path, struct bm_report *r, char **err);
 
+/* "ok", "failed" or "skipped": the name a report gives status. */
+const char *report_status_name(enum bm_status status);
+
 /* A random (version 4) UUID, newly allocated. */
 char *report_new_uuid(void);
 /* The current time as RFC 3339 UTC ("2026-11-22T10:00:00Z"), newly allocated. */
