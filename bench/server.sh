@@ -173,23 +173,36 @@ while [ "$round" -le "$rounds" ]; do
 	stop_server
 	# The raw side: the very rows the server stored (runs, benchmarks,
 	# results, profiles), copied from its database into a fresh one with the
-	# same schema, one transaction per report.
+	# same schema, one transaction per report into incoming_results, and the
+	# same merge into the series-clustered results table as the server's
+	# (every 5,000 results, its default --merge-rows).
 	echo "ingest, round $round of $rounds: the same rows through sqlite3..." >&2
 	project "$work/raw.db" >/dev/null
-	sqlite3 "$work/ingest.db" "SELECT id FROM runs ORDER BY id" | perl -e 'my ($src) = @ARGV;
+	sqlite3 "$work/ingest.db" "SELECT id FROM runs ORDER BY id" | perl -e 'my ($src, $nb) = @ARGV;
+		my $cols = "benchmark, branch, commit_time, run, status, reason, speed, cycles, time_s, ev_Ir, ev_Dr, ev_Dw, ev_I1mr, " .
+			"ev_D1mr, ev_D1mw, ev_ILmr, ev_DLmr, ev_DLmw, ev_Bc, ev_Bcm, ev_Bi, ev_Bim, ev_sysCount, ev_sysTime, ev_sysCpuTime";
 		print "PRAGMA journal_mode = WAL;\nPRAGMA synchronous = FULL;\nPRAGMA foreign_keys = ON;\nATTACH \x27$src\x27 AS s;\n";
+		my $incoming = 0;
 		while (my $i = <STDIN>) {
 			chomp $i;
 			print "BEGIN IMMEDIATE;\nINSERT INTO runs SELECT * FROM s.runs WHERE id = $i;\n",
-				"INSERT OR IGNORE INTO benchmarks SELECT b.* FROM s.results r JOIN s.benchmarks b ON b.id = r.benchmark WHERE r.run = $i;\n",
-				"INSERT INTO results SELECT * FROM s.results WHERE run = $i;\n",
+				"INSERT OR IGNORE INTO benchmarks SELECT b.* FROM s.benchmarks b WHERE b.id IN ",
+				"(SELECT benchmark FROM s.results WHERE run = $i UNION ALL SELECT benchmark FROM s.incoming_results WHERE run = $i);\n",
+				"INSERT INTO incoming_results ($cols) SELECT $cols FROM s.results WHERE run = $i",
+				" UNION ALL SELECT $cols FROM s.incoming_results WHERE run = $i ORDER BY benchmark;\n",
 				"INSERT INTO profiles SELECT * FROM s.profiles WHERE run = $i;\nCOMMIT;\n";
-		}' "$work/ingest.db" >"$work/raw.sql"
+			$incoming += $nb;
+			if ($incoming >= 5000) {
+				print "BEGIN IMMEDIATE;\nINSERT INTO results ($cols) SELECT $cols FROM incoming_results",
+					" ORDER BY benchmark, branch, commit_time, run;\nDELETE FROM incoming_results;\nCOMMIT;\n";
+				$incoming = 0;
+			}
+		}' "$work/ingest.db" "$benchmarks" >"$work/raw.sql"
 	sync
 	timed "$work/timed" /dev/null "$work/sqlite.err" sqlite3 "$work/raw.db" <"$work/raw.sql" ||
 		{ echo "server.sh: sqlite3 failed:" >&2; cat "$work/sqlite.err" >&2; exit 1; }
 	for db in ingest raw; do
-		rows=$(sqlite3 "$work/$db.db" "SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM results)")
+		rows=$(sqlite3 "$work/$db.db" "SELECT (SELECT count(*) FROM runs) || ' ' || ((SELECT count(*) FROM results) + (SELECT count(*) FROM incoming_results))")
 		[ "$rows" = "$reports $((reports * benchmarks))" ] ||
 			{ echo "server.sh: $db.db holds $rows runs and results, not $reports $((reports * benchmarks))" >&2; exit 1; }
 	done

@@ -1,6 +1,7 @@
 /* bm-server: stores uploaded reports and answers the JSON API.
  *
  *   bm-server [--db FILE] serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]
+ *                               [--merge-rows N]
  *   bm-server [--db FILE] project create NAME
  *   bm-server [--db FILE] token create PROJECT [--admin]
  *
@@ -29,7 +30,7 @@
 static const char usage_text[] =
 	"usage: bm-server [--db FILE] COMMAND\n"
 	"\n"
-	"  serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]\n"
+	"  serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL] [--merge-rows N]\n"
 	"                              serve the API (default " DEFAULT_LISTEN "; port 0: any free port)\n"
 	"  project create NAME         create a project; prints its upload token\n"
 	"  token create PROJECT [--admin]\n"
@@ -95,11 +96,13 @@ static int cmd_serve(const char *db, int argc, char **argv)
 		{"threads", required_argument, NULL, 't'},
 		{"max-body", required_argument, NULL, 'm'},
 		{"public-url", required_argument, NULL, 'u'},
+		{"merge-rows", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *listen = DEFAULT_LISTEN;
 	long threads = sysconf(_SC_NPROCESSORS_ONLN) * 2;
 	struct server srv = {.max_body = DEFAULT_MAX_BODY};
+	long merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	int opt;
 	char *end;
 	optind = 1;
@@ -122,6 +125,11 @@ static int cmd_serve(const char *db, int argc, char **argv)
 		}
 		case 'u':
 			srv.public_url = optarg;
+			break;
+		case 'r':
+			merge_rows = strtol(optarg, &end, 10);
+			if (*end || optarg == end || merge_rows < 0 || merge_rows > 1000000)
+				return fail("--merge-rows needs a number from 0 to 1000000, not '%s'", optarg);
 			break;
 		default:
 			return usage_error("bad option to serve");
@@ -149,6 +157,7 @@ static int cmd_serve(const char *db, int argc, char **argv)
 		free(host);
 		return 2;
 	}
+	store_set_merge_rows(srv.store, (size_t)merge_rows);
 	char *err = NULL;
 	struct http_daemon *d = http_start(&srv, host, port, (unsigned)threads, &bound, &err);
 	if (!d) {

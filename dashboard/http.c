@@ -38,6 +38,15 @@ static char *own(struct call *c, char *s)
 	return s;
 }
 
+/* Empties res of any answer set before. */
+static void response_clear(struct response *res)
+{
+	json_decref(res->body);
+	res->body = NULL;
+	free(res->text);
+	res->text = NULL;
+}
+
 void http_error(struct response *res, unsigned status, const char *fmt, ...)
 {
 	va_list ap;
@@ -46,7 +55,7 @@ void http_error(struct response *res, unsigned status, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	json_decref(res->body);
+	response_clear(res);
 	res->status = status;
 	/* A message quoting a name with invalid UTF-8 cannot be a JSON string. */
 	json_t *text = msg ? json_string(msg) : NULL;
@@ -56,9 +65,17 @@ void http_error(struct response *res, unsigned status, const char *fmt, ...)
 
 void http_json(struct response *res, unsigned status, json_t *body)
 {
-	json_decref(res->body);
+	response_clear(res);
 	res->status = status;
 	res->body = body;
+}
+
+void http_json_text(struct response *res, unsigned status, char *text, size_t len)
+{
+	response_clear(res);
+	res->status = status;
+	res->text = text;
+	res->text_len = len;
 }
 
 static int hex(int ch)
@@ -142,12 +159,20 @@ const char *http_base_url(struct request *req)
 
 static enum MHD_Result send_response(struct MHD_Connection *conn, struct response *res)
 {
-	if (!res->body)
+	if (!res->body && !res->text)
 		http_error(res, 500, "the server produced no answer");
-	char *text = json_dumps(res->body, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15));
-	if (!text)
-		text = xstrdup("{\"error\":\"the answer could not be written as JSON\"}");
-	size_t len = strlen(text);
+	char *text;
+	size_t len;
+	if (res->text) {
+		text = res->text;
+		len = res->text_len;
+		res->text = NULL;
+	} else {
+		text = json_dumps(res->body, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15));
+		if (!text)
+			text = xstrdup("{\"error\":\"the answer could not be written as JSON\"}");
+		len = strlen(text);
+	}
 	text = xreallocarray(text, len + 2, 1);
 	text[len++] = '\n';
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
@@ -158,8 +183,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct respons
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
 	enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
 	MHD_destroy_response(r);
-	json_decref(res->body);
-	res->body = NULL;
+	response_clear(res);
 	return ok;
 }
 

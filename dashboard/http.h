@@ -37,6 +37,8 @@ struct request {
 struct response {
 	unsigned status;
 	json_t *body; /* owned; sent as JSON */
+	char *text;   /* owned; JSON text sent as it is, instead of body */
+	size_t text_len;
 };
 
 typedef void (*handler_fn)(struct request *req, struct response *res);
@@ -56,6 +58,9 @@ void http_error(struct response *res, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Sets res to status with body (a reference the response takes). */
 void http_json(struct response *res, unsigned status, json_t *body);
+/* Sets res to status with text, JSON written by the handler (the
+ * response takes it). */
+void http_json_text(struct response *res, unsigned status, char *text, size_t len);
 
 /* The request body as JSON (a new reference), or NULL with res set to a
  * 400 that gives the position of the mistake. */

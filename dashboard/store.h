@@ -27,6 +27,13 @@ struct store *store_open(const char *path, char **err);
 /* Closes every connection; NULL is a no-op. */
 void store_free(struct store *st);
 
+/* How many uploaded results gather (durably, read like the others) before
+ * one transaction files them into the series they belong to: fewer, larger
+ * merges write less.  0 files them with every upload.  Set it before the
+ * store is shared between threads. */
+#define STORE_DEFAULT_MERGE_ROWS 5000
+void store_set_merge_rows(struct store *st, size_t rows);
+
 /* ---- projects, settings and tokens ---- */
 
 struct project {
@@ -118,6 +125,7 @@ struct store_point {
 	enum bm_status status;
 	int has_value;
 	double value;
+	int64_t run_pk; /* upload order */
 };
 /* The series of benchmark id on branch, oldest commit first. */
 int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,

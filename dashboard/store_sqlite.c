@@ -8,16 +8,24 @@
  * The schema version is PRAGMA user_version; migrations[i] takes it from
  * i to i + 1, each in its own transaction.
  *
- * Results keep a copy of their run's branch and commit time so that a
- * benchmark's series on a branch is one index range.  Profiles and
- * syscall breakdowns are stored zlib-compressed beside them and read only
- * by the profile view. */
+ * Results live in two tables.  An upload appends its results to
+ * incoming_results, keyed by run: one report's rows share a few pages, so
+ * the durable write is small.  Once enough have gathered, one transaction
+ * moves them into results, which is clustered by series (benchmark,
+ * branch, commit time, run): a benchmark's history is one contiguous range
+ * to read, and a batch of many reports touches each series' last pages
+ * once instead of once per report.  Readers look in both tables.  Results
+ * keep a copy of their run's branch and commit time for that clustering.
+ * Profiles and syscall breakdowns are stored zlib-compressed beside them
+ * and read only by the profile view. */
 #include "config.h"
 
 #include "store.h"
 
 #include "error.h"
 #include "events.h"
+#include "log.h"
+#include "strpool.h"
 #include "token.h"
 #include "xalloc.h"
 
@@ -59,7 +67,28 @@ static const char migration_1[] =
 	"  run INTEGER NOT NULL, benchmark INTEGER NOT NULL, data BLOB NOT NULL, size INTEGER NOT NULL,"
 	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;";
 
-static const char *const migrations[] = {migration_1};
+/* 1 -> 2: results clustered by series; new results gather in
+ * incoming_results (the old table, keyed by run) until merged. */
+static const char migration_2[] =
+	"ALTER TABLE results RENAME TO incoming_results;"
+	"DROP INDEX results_by_series;"
+	"CREATE TABLE results ("
+	"  benchmark INTEGER NOT NULL, branch TEXT NOT NULL, commit_time INTEGER NOT NULL, run INTEGER NOT NULL,"
+	"  status INTEGER NOT NULL, reason TEXT, speed REAL, cycles INTEGER, time_s REAL,"
+	"  ev_Ir INTEGER, ev_Dr INTEGER, ev_Dw INTEGER, ev_I1mr INTEGER, ev_D1mr INTEGER, ev_D1mw INTEGER,"
+	"  ev_ILmr INTEGER, ev_DLmr INTEGER, ev_DLmw INTEGER, ev_Bc INTEGER, ev_Bcm INTEGER, ev_Bi INTEGER,"
+	"  ev_Bim INTEGER, ev_sysCount INTEGER, ev_sysTime INTEGER, ev_sysCpuTime INTEGER,"
+	"  PRIMARY KEY (benchmark, branch, commit_time, run)) WITHOUT ROWID;"
+	"CREATE INDEX results_by_run ON results (run);";
+
+static const char *const migrations[] = {migration_1, migration_2};
+
+/* The columns results and incoming_results share, in results' order. */
+#define RESULT_COLUMNS                                                                                          \
+	"benchmark, branch, commit_time, run, status, reason, speed, cycles, time_s, ev_Ir, ev_Dr, ev_Dw, ev_I1mr," \
+	" ev_D1mr, ev_D1mw, ev_ILmr, ev_DLmr, ev_DLmw, ev_Bc, ev_Bcm, ev_Bi, ev_Bim, ev_sysCount, ev_sysTime,"      \
+	" ev_sysCpuTime"
+
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
 /* Statements each connection prepares once, on first use. */
@@ -76,6 +105,8 @@ enum sql {
 	SQL_SAVEPOINT,
 	SQL_RELEASE,
 	SQL_ROLLBACK_TO,
+	SQL_MERGE_INSERT,
+	SQL_MERGE_DELETE,
 	SQL_COUNT
 };
 
@@ -89,12 +120,15 @@ static const char *const sql_text[SQL_COUNT] = {
 			    " ?11, ?12)"),
 	[SQL_BENCHMARK_INSERT] = "INSERT OR IGNORE INTO benchmarks (project, name) VALUES (?1, ?2)",
 	[SQL_BENCHMARK_ID] = "SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2",
-	[SQL_RESULT_INSERT] = ("INSERT INTO results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	[SQL_RESULT_INSERT] = ("INSERT INTO incoming_results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
 			       " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"),
 	[SQL_PROFILE_INSERT] = "INSERT INTO profiles VALUES (?1, ?2, ?3, ?4)",
 	[SQL_SAVEPOINT] = "SAVEPOINT run",
 	[SQL_RELEASE] = "RELEASE run",
 	[SQL_ROLLBACK_TO] = "ROLLBACK TO run",
+	[SQL_MERGE_INSERT] = ("INSERT INTO results (" RESULT_COLUMNS ") SELECT " RESULT_COLUMNS
+			      " FROM incoming_results ORDER BY benchmark, branch, commit_time, run"),
+	[SQL_MERGE_DELETE] = "DELETE FROM incoming_results",
 };
 
 /* An upload waiting for its transaction (see store_run_add). */
@@ -122,6 +156,8 @@ struct store {
 	struct conn *free_list;
 	struct conn **all;
 	size_t nall, all_alloc;
+	size_t incoming;   /* rows in incoming_results (under write_lock) */
+	size_t merge_rows; /* merge once incoming reaches this */
 };
 
 static int db_error(char **err, sqlite3 *db, const char *what)
@@ -147,7 +183,8 @@ static struct conn *conn_open(const char *path, char **err)
 		return NULL;
 	}
 	sqlite3_busy_timeout(c->db, 10000);
-	if (sqlite3_exec(c->db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;", NULL, NULL, NULL) !=
+	if (sqlite3_exec(c->db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
+					 " PRAGMA cache_size = -16384; PRAGMA mmap_size = 1073741824;", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
 		bm_error(err, "cannot set up database '%s': %s", path, sqlite3_errmsg(c->db));
 		conn_close(c);
@@ -258,7 +295,19 @@ struct store *store_open(const char *path, char **err)
 		conn_close(c);
 		return NULL;
 	}
+	s = prepare(c, "SELECT count(*) FROM incoming_results", err);
+	if (!s || sqlite3_step(s) != SQLITE_ROW) {
+		if (s)
+			db_error(err, c->db, "count incoming results");
+		sqlite3_finalize(s);
+		conn_close(c);
+		return NULL;
+	}
+	size_t incoming = (size_t)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
 	struct store *st = xcalloc(1, sizeof *st);
+	st->incoming = incoming;
+	st->merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	st->path = xstrdup(path);
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_mutex_init(&st->write_lock, NULL);
@@ -268,6 +317,14 @@ struct store *store_open(const char *path, char **err)
 	st->all[st->nall++] = c;
 	st->free_list = c;
 	return st;
+}
+
+/* The default: a merge then writes each series' last pages once for
+ * dozens of reports, and readers scan the incoming rows in well under a
+ * millisecond. */
+void store_set_merge_rows(struct store *st, size_t rows)
+{
+	st->merge_rows = rows;
 }
 
 void store_free(struct store *st)
@@ -611,12 +668,36 @@ static void commit_batch(struct store *st, struct run_job *batch)
 			j->rc = -1;
 			j->err = xstrdup(err ? err : "database: the transaction failed");
 		}
+		if (!j->rc && j->created)
+			st->incoming += j->report->nbenchmarks;
 		j->done = 1;
 	}
 	pthread_mutex_unlock(&st->queue_lock);
 	free(err);
 	if (c)
 		release(st, c);
+}
+
+/* Moves every incoming result into results, in one transaction, in
+ * series order.  A failure leaves them incoming (readers see them there)
+ * for the next merge to take. */
+static int merge_incoming(struct store *st, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	static const enum sql steps[] = {SQL_BEGIN, SQL_MERGE_INSERT, SQL_MERGE_DELETE, SQL_COMMIT};
+	int rc = 0;
+	for (size_t i = 0; !rc && i < sizeof steps / sizeof steps[0]; i++) {
+		sqlite3_stmt *s = stmt(c, steps[i], err);
+		rc = s ? run(c, s, err) : -1;
+	}
+	if (!sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	else if (!rc)
+		st->incoming = 0;
+	release(st, c);
+	return rc;
 }
 
 /* Group commit: every upload queues itself, then waits for the write
@@ -643,6 +724,12 @@ int store_run_add(struct store *st, int64_t project, const struct bm_report *r, 
 	pthread_mutex_unlock(&st->queue_lock);
 	if (batch)
 		commit_batch(st, batch);
+	char *merge_err = NULL;
+	if (st->incoming > 0 && st->incoming >= st->merge_rows && merge_incoming(st, &merge_err)) {
+		/* The uploads are stored; their results wait for the next merge. */
+		log_warn("cannot merge incoming results (they stay incoming): %s", merge_err);
+		free(merge_err);
+	}
 	pthread_mutex_unlock(&st->write_lock);
 
 	*created = job.created;
@@ -775,10 +862,12 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 	/* SQLite takes the bare columns from the row that max() picked: the
 	 * newest run's result of each benchmark. */
 	sqlite3_stmt *s = prepare(c,
-				  "SELECT b.name, x.status, x.speed, x.reason, max(x.run) FROM results x"
-				  " JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
-				  " WHERE r.project = ?1 AND r.sha = ?2 AND r.model = ?3 AND r.platform = ?4"
-				  " GROUP BY x.benchmark ORDER BY b.name",
+				  "WITH rs AS (SELECT id FROM runs WHERE project = ?1 AND sha = ?2 AND model = ?3"
+				  " AND platform = ?4),"
+				  " x AS (SELECT run, benchmark, status, speed, reason FROM results WHERE run IN rs"
+				  " UNION ALL SELECT run, benchmark, status, speed, reason FROM incoming_results WHERE run IN rs)"
+				  " SELECT b.name, x.status, x.speed, x.reason, max(x.run) FROM x"
+				  " JOIN benchmarks b ON b.id = x.benchmark GROUP BY x.benchmark ORDER BY b.name",
 				  err);
 	int rc = -1;
 	size_t alloc = 0;
@@ -844,14 +933,18 @@ int store_metric_known(const char *metric)
 	return metric_column(metric) != NULL;
 }
 
+static void point_release(struct store_point *p)
+{
+	free(p->sha);
+	free(p->run_id);
+	free(p->model);
+	free(p->platform);
+}
+
 void store_points_free(struct store_point *points, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(points[i].sha);
-		free(points[i].run_id);
-		free(points[i].model);
-		free(points[i].platform);
-	}
+	for (size_t i = 0; i < n; i++)
+		point_release(&points[i]);
 	free(points);
 }
 
@@ -865,6 +958,79 @@ static void read_point(sqlite3_stmt *s, int first, struct store_point *p)
 	p->status = (enum bm_status)sqlite3_column_int(s, first + 5);
 	p->has_value = sqlite3_column_type(s, first + 6) != SQLITE_NULL;
 	p->value = sqlite3_column_double(s, first + 6);
+	p->run_pk = sqlite3_column_int64(s, first + 7);
+}
+
+/* Series order: commit time, then upload order. */
+static int point_before(const struct store_point *a, const struct store_point *b)
+{
+	return a->commit_time != b->commit_time ? a->commit_time < b->commit_time : a->run_pk < b->run_pk;
+}
+
+/* Keeps one point per commit, its newest run's, in place; the order of
+ * what stays is kept.  (A commit's runs normally share one commit time
+ * and sit side by side; strpool finds them wherever they are.) */
+static void points_one_per_commit(struct store_point *points, size_t *n)
+{
+	struct strpool *shas = strpool_new();
+	size_t *newest = xcalloc(*n, sizeof *newest), k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		uint32_t at = strpool_intern(shas, points[i].sha, strlen(points[i].sha));
+		if (at == k || points[i].run_pk > points[newest[at]].run_pk)
+			newest[at] = i;
+		if (at == k)
+			k++;
+	}
+	size_t out = 0;
+	for (size_t i = 0; i < *n; i++) {
+		uint32_t at;
+		strpool_find(shas, points[i].sha, strlen(points[i].sha), &at);
+		if (newest[at] == i)
+			points[out++] = points[i];
+		else
+			point_release(&points[i]);
+	}
+	*n = out;
+	free(newest);
+	strpool_free(shas);
+}
+
+/* Reads every row of s as a point, from column first on, appending to
+ * *points. */
+static int read_points(struct conn *c, sqlite3_stmt *s, int first, struct store_point **points, size_t *n,
+		       char **err)
+{
+	size_t alloc = *n;
+	int step;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		xgrow(points, &alloc, *n + 1, sizeof **points);
+		read_point(s, first, &(*points)[(*n)++]);
+	}
+	return step == SQLITE_DONE ? 0 : db_error(err, c->db, "read history");
+}
+
+/* One benchmark's series on a branch from table (results or
+ * incoming_results) into *points (fresh, in series order). */
+static int history_part(struct conn *c, const char *table, const char *column, int64_t project, const char *id,
+			const char *branch, struct store_point **points, size_t *n, char **err)
+{
+	*points = NULL;
+	*n = 0;
+	char *sql = xasprintf("SELECT r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, x.run"
+			      " FROM %s x JOIN runs r ON r.id = x.run"
+			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2)"
+			      " AND x.branch = ?3 AND r.pr IS NULL ORDER BY x.commit_time, x.run",
+			      column, table);
+	sqlite3_stmt *s = prepare(c, sql, err);
+	free(sql);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, project);
+	bind_text(s, 2, id);
+	bind_text(s, 3, branch);
+	int rc = read_points(c, s, 0, points, n, err);
+	sqlite3_finalize(s);
+	return rc;
 }
 
 int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
@@ -876,31 +1042,29 @@ int store_history(struct store *st, int64_t project, const char *id, const char 
 	struct conn *c = acquire(st, err);
 	if (!c)
 		return -1;
-	char *sql = xasprintf("SELECT r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, max(x.run)"
-			      " FROM results x JOIN runs r ON r.id = x.run"
-			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2)"
-			      " AND x.branch = ?3 AND r.pr IS NULL GROUP BY r.sha ORDER BY x.commit_time, x.run",
-			      column);
-	sqlite3_stmt *s = prepare(c, sql, err);
-	free(sql);
-	int rc = -1;
-	size_t alloc = 0;
-	*points = NULL;
-	*n = 0;
-	if (s) {
-		sqlite3_bind_int64(s, 1, project);
-		bind_text(s, 2, id);
-		bind_text(s, 3, branch);
-		int step;
-		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-			xgrow(points, &alloc, *n + 1, sizeof **points);
-			read_point(s, 0, &(*points)[(*n)++]);
-		}
-		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read history");
-		sqlite3_finalize(s);
-	}
+	/* The merged series is one clustered range, in order already; the few
+	 * incoming results are merged into it here. */
+	struct store_point *merged, *incoming = NULL;
+	size_t nmerged, nincoming = 0;
+	int rc = history_part(c, "results", column, project, id, branch, &merged, &nmerged, err);
+	if (!rc)
+		rc = history_part(c, "incoming_results", column, project, id, branch, &incoming,
+				  &nincoming, err);
 	release(st, c);
-	return rc;
+	if (rc) {
+		store_points_free(merged, nmerged);
+		store_points_free(incoming, nincoming);
+		return -1;
+	}
+	*n = nmerged + nincoming;
+	*points = xcalloc(*n ? *n : 1, sizeof **points);
+	for (size_t i = 0, j = 0, k = 0; k < *n; k++)
+		(*points)[k] = j == nincoming || (i < nmerged && !point_before(&incoming[j], &merged[i])) ? merged[i++]
+												       : incoming[j++];
+	free(merged);
+	free(incoming);
+	points_one_per_commit(*points, n);
+	return 0;
 }
 
 int store_branch_series(struct store *st, int64_t project, const char *branch, const char *metric,
@@ -912,11 +1076,14 @@ int store_branch_series(struct store *st, int64_t project, const char *branch, c
 	struct conn *c = acquire(st, err);
 	if (!c)
 		return -1;
-	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s,"
-			      " max(x.run) FROM results x JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
-			      " WHERE x.benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND x.branch = ?2"
-			      " AND x.status = 0 AND r.pr IS NULL GROUP BY x.benchmark, r.sha ORDER BY b.name, x.commit_time, x.run",
-			      column);
+	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, x.run"
+			      " FROM (SELECT run, benchmark, commit_time, status, %s FROM results"
+			      " WHERE benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND branch = ?2 AND status = 0"
+			      " UNION ALL SELECT run, benchmark, commit_time, status, %s FROM incoming_results"
+			      " WHERE benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND branch = ?2 AND status = 0) x"
+			      " JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
+			      " WHERE r.pr IS NULL ORDER BY b.name, x.commit_time, x.run",
+			      column, column, column);
 	sqlite3_stmt *s = prepare(c, sql, err);
 	free(sql);
 	int rc = -1;
@@ -931,6 +1098,7 @@ int store_branch_series(struct store *st, int64_t project, const char *branch, c
 		while (!rc && (step = sqlite3_step(s)) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(s, 0);
 			if (current && strcmp(current, name)) {
+				points_one_per_commit(points, &n);
 				rc = fn(ctx, current, points, n);
 				store_points_free(points, n);
 				points = NULL;
@@ -945,8 +1113,10 @@ int store_branch_series(struct store *st, int64_t project, const char *branch, c
 		}
 		if (!rc && step != SQLITE_DONE)
 			rc = db_error(err, c->db, "read series");
-		if (!rc && current)
+		if (!rc && current) {
+			points_one_per_commit(points, &n);
 			rc = fn(ctx, current, points, n);
+		}
 		store_points_free(points, n);
 		free(current);
 		sqlite3_finalize(s);

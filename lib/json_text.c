@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (of n bytes), or 0. */
-static size_t utf8_length(const unsigned char *s, size_t n)
+size_t json_utf8_length(const unsigned char *s, size_t n)
 {
 	size_t len;
 	unsigned min;
@@ -48,7 +47,7 @@ json_t *json_text(const char *s)
 	size_t o = 0;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
-		size_t len = utf8_length(u + i, n - i);
+		size_t len = json_utf8_length(u + i, n - i);
 		if (len) {
 			memcpy(out + o, s + i, len);
 			o += len;

@@ -5,10 +5,15 @@
 #define BM_JSON_TEXT_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 /* A new JSON string holding s, with each byte that is not part of valid
  * UTF-8 replaced by U+FFFD, so that any name still makes a valid report.
  * NULL gives JSON null. */
 json_t *json_text(const char *s);
+
+/* The length of the valid UTF-8 sequence at s (of n >= 1 bytes), or 0
+ * when s does not start one (overlong forms and surrogates included). */
+size_t json_utf8_length(const unsigned char *s, size_t n);
 
 #endif

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Durability: bm-server killed with SIGKILL while uploads are in flight.
 # Every upload that got a 2xx must be there after a restart, and clients
-# retrying every upload must leave each run exactly once.
+# retrying every upload must leave each run exactly once.  --merge-rows 30
+# merges every ten uploads, so the kill may land in a merge too.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 
 n=${BM_DURABILITY_UPLOADS:-1000}
 db="$scratch/bm.db"
 tok=$("$BM_SERVER" --db "$db" project create load 2>/dev/null)
-start_server "$db" || exit 1
+start_server "$db" --merge-rows 30 || exit 1
 
 # n reports of a linear history, from one template; curl configs with an
 # entry per request ("next" keeps each one's body and output apart).
@@ -50,7 +51,7 @@ acked=$(grep -c '^20[01] ' "$scratch/codes" || true)
 echo "# $acked of $n uploads were acknowledged before SIGKILL"
 check "some uploads were acknowledged before the kill" test "$acked" -gt 0
 
-start_server "$db" || exit 1
+start_server "$db" --merge-rows 30 || exit 1
 # The check config still names the old port.
 sed -i "s|http://127.0.0.1:[0-9]*|$server_url|" "$scratch/check.cfg"
 curl -s --parallel --parallel-max 8 -K "$scratch/check.cfg" >"$scratch/found" 2>/dev/null
@@ -66,5 +67,9 @@ check_eq "retried uploads all succeed" "$n" "$(grep -c '^20[01] ' "$scratch/code
 check_eq "acknowledged ones answer 200 (already there)" "$acked" \
 	"$(grep '^20[01] ' "$scratch/codes" | while read -r _ i; do grep "^200 $i\$" "$scratch/codes2"; done | wc -l | tr -d ' ')"
 check_eq "each run is there exactly once" "$n" "$(run_count load)"
+stop_server
+check_eq "each result is there exactly once, merged or incoming" "$((3 * n)) $((3 * n))" \
+	"$(sqlite3 "$db" 'SELECT count(*) || " " || count(DISTINCT run || "/" || benchmark)
+		FROM (SELECT run, benchmark FROM results UNION ALL SELECT run, benchmark FROM incoming_results)')"
 
 done_testing

@@ -1,0 +1,28 @@
+/* JSON text written straight into a growing buffer, for answers too large
+ * to build as a Jansson tree first (a history of 10,000 points is 70,000
+ * values: building, dumping and freeing the tree cost ten times the
+ * writing).  The caller writes the punctuation; these write values. */
+#ifndef BM_JSON_BUF_H
+#define BM_JSON_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_buf {
+	char *data; /* NUL-terminated */
+	size_t len, alloc;
+};
+
+/* Appends s as it is: punctuation, keys, or JSON text made elsewhere. */
+void json_buf_raw(struct json_buf *b, const char *s);
+/* Appends s as a JSON string (NULL: null); a byte that is not part of
+ * valid UTF-8 becomes U+FFFD, as json_text() does. */
+void json_buf_string(struct json_buf *b, const char *s);
+void json_buf_int(struct json_buf *b, int64_t v);
+/* Appends v with 15 significant digits, as the server's Jansson answers
+ * are written; NaN and infinities become null. */
+void json_buf_real(struct json_buf *b, double v);
+/* Hands the text to the caller (who frees it) and empties b. */
+char *json_buf_detach(struct json_buf *b, size_t *len);
+
+#endif
