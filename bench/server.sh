@@ -171,8 +171,8 @@ while [ "$round" -le "$rounds" ]; do
 	start_server "$work/ingest.db"
 	api=$(upload "$token" 1 "$reports")
 	stop_server
-	# The raw side: the very rows the server stored (runs, benchmarks,
-	# results, profiles), copied from its database into a fresh one with the
+	# The raw side: the very rows the server stored (runs, their ancestry,
+	# benchmarks, results, profiles), copied from its database into a fresh one with the
 	# same schema, one transaction per report into incoming_results, and the
 	# same merge into the series-clustered results table as the server's
 	# (every 5,000 results, its default --merge-rows).
@@ -186,6 +186,7 @@ while [ "$round" -le "$rounds" ]; do
 		while (my $i = <STDIN>) {
 			chomp $i;
 			print "BEGIN IMMEDIATE;\nINSERT INTO runs SELECT * FROM s.runs WHERE id = $i;\n",
+				"INSERT INTO run_ancestors SELECT * FROM s.run_ancestors WHERE run = $i;\n",
 				"INSERT OR IGNORE INTO benchmarks SELECT b.* FROM s.benchmarks b WHERE b.id IN ",
 				"(SELECT benchmark FROM s.results WHERE run = $i UNION ALL SELECT benchmark FROM s.incoming_results WHERE run = $i);\n",
 				"INSERT INTO incoming_results ($cols) SELECT $cols FROM s.results WHERE run = $i",

@@ -73,6 +73,7 @@ void api_history(struct request *req, struct response *res)
 		return;
 	}
 	struct json_buf b = {0};
+	json_buf_reserve(&b, 256 * (n + 1)); /* a point is about 220 bytes */
 	json_buf_raw(&b, "{\"benchmark\":");
 	json_buf_string(&b, req->param[1]);
 	json_buf_raw(&b, ",\"branch\":");

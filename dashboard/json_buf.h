@@ -22,6 +22,8 @@ void json_buf_int(struct json_buf *b, int64_t v);
 /* Appends v with 15 significant digits, as the server's Jansson answers
  * are written; NaN and infinities become null. */
 void json_buf_real(struct json_buf *b, double v);
+/* Makes room for bytes more without growing again. */
+void json_buf_reserve(struct json_buf *b, size_t bytes);
 /* Hands the text to the caller (who frees it) and empties b. */
 char *json_buf_detach(struct json_buf *b, size_t *len);
 

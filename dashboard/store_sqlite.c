@@ -25,7 +25,7 @@
 #include "error.h"
 #include "events.h"
 #include "log.h"
-#include "strpool.h"
+#include "hash.h"
 #include "token.h"
 #include "xalloc.h"
 
@@ -68,8 +68,13 @@ static const char migration_1[] =
 	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;";
 
 /* 1 -> 2: results clustered by series; new results gather in
- * incoming_results (the old table, keyed by run) until merged. */
+ * incoming_results (the old table, keyed by run) until merged.  A run's
+ * ancestry (up to 256 SHAs, 11 KB) moves to a table of its own, so that
+ * the rows a history joins on stay small. */
 static const char migration_2[] =
+	"CREATE TABLE run_ancestors (run INTEGER PRIMARY KEY REFERENCES runs(id), ancestors TEXT NOT NULL);"
+	"INSERT INTO run_ancestors SELECT id, ancestors FROM runs;"
+	"ALTER TABLE runs DROP COLUMN ancestors;"
 	"ALTER TABLE results RENAME TO incoming_results;"
 	"DROP INDEX results_by_series;"
 	"CREATE TABLE results ("
@@ -98,6 +103,7 @@ enum sql {
 	SQL_ROLLBACK,
 	SQL_RUN_EXISTS,
 	SQL_RUN_INSERT,
+	SQL_ANCESTORS_INSERT,
 	SQL_BENCHMARK_INSERT,
 	SQL_BENCHMARK_ID,
 	SQL_RESULT_INSERT,
@@ -116,8 +122,8 @@ static const char *const sql_text[SQL_COUNT] = {
 	[SQL_ROLLBACK] = "ROLLBACK",
 	[SQL_RUN_EXISTS] = "SELECT 1 FROM runs WHERE project = ?1 AND run_id = ?2",
 	[SQL_RUN_INSERT] = ("INSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch, model,"
-			    " platform, host, ancestors, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-			    " ?11, ?12)"),
+			    " platform, host, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
+	[SQL_ANCESTORS_INSERT] = "INSERT INTO run_ancestors VALUES (?1, ?2)",
 	[SQL_BENCHMARK_INSERT] = "INSERT OR IGNORE INTO benchmarks (project, name) VALUES (?1, ?2)",
 	[SQL_BENCHMARK_ID] = "SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2",
 	[SQL_RESULT_INSERT] = ("INSERT INTO incoming_results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
@@ -611,7 +617,6 @@ static int insert_run(struct conn *c, int64_t project, const struct bm_report *r
 		return db_error(err, c->db, "read run");
 	if (!(s = stmt(c, SQL_RUN_INSERT, err)))
 		return -1;
-	char *ancestors = ancestors_text(r->context.commit);
 	sqlite3_bind_int64(s, 1, project);
 	bind_text(s, 2, r->run_id);
 	bind_text(s, 3, r->context.branch);
@@ -624,13 +629,19 @@ static int insert_run(struct conn *c, int64_t project, const struct bm_report *r
 	bind_text(s, 8, r->model.id);
 	bind_text(s, 9, platform);
 	bind_text(s, 10, r->context.host);
-	bind_text(s, 11, ancestors);
-	sqlite3_bind_int64(s, 12, (sqlite3_int64)time(NULL));
+	sqlite3_bind_int64(s, 11, (sqlite3_int64)time(NULL));
+	if (run(c, s, err))
+		return -1;
+	int64_t pk = sqlite3_last_insert_rowid(c->db);
+	if (!(s = stmt(c, SQL_ANCESTORS_INSERT, err)))
+		return -1;
+	char *ancestors = ancestors_text(r->context.commit);
+	sqlite3_bind_int64(s, 1, pk);
+	bind_text(s, 2, ancestors);
 	int rc = run(c, s, err);
 	free(ancestors);
 	if (rc)
 		return -1;
-	int64_t pk = sqlite3_last_insert_rowid(c->db);
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		if (insert_result(c, pk, project, r, &r->benchmarks[i], commit_time, err))
 			return -1;
@@ -745,7 +756,8 @@ int store_run_add(struct store *st, int64_t project, const struct bm_report *r, 
 
 /* ---- reading runs ---- */
 
-#define RUN_COLUMNS "r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, r.ancestors"
+#define RUN_COLUMNS "r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, a.ancestors"
+#define RUN_FROM " FROM runs r JOIN run_ancestors a ON a.run = r.id"
 
 static void read_run(sqlite3_stmt *s, struct store_run *run)
 {
@@ -817,10 +829,10 @@ int store_commit_run(struct store *st, int64_t project, const char *sha, long pr
 {
 	const char *texts[] = {sha};
 	if (pr > 0)
-		return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.sha = ?2 AND r.pr = ?3"
+		return one_run(st, "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.sha = ?2 AND r.pr = ?3"
 				   " ORDER BY r.id DESC LIMIT 1",
 			       project, texts, 1, pr, run, err);
-	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.sha = ?2"
+	return one_run(st, "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.sha = ?2"
 			   " ORDER BY r.id DESC LIMIT 1",
 		       project, texts, 1, 0, run, err);
 }
@@ -829,7 +841,7 @@ int store_commit_run_like(struct store *st, int64_t project, const char *sha, co
 			  const char *platform, struct store_run *run, char **err)
 {
 	const char *texts[] = {sha, model, platform};
-	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.sha = ?2 AND r.model = ?3"
+	return one_run(st, "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.sha = ?2 AND r.model = ?3"
 			   " AND r.platform = ?4 ORDER BY r.id DESC LIMIT 1",
 		       project, texts, 3, 0, run, err);
 }
@@ -838,7 +850,7 @@ int store_branch_head_run(struct store *st, int64_t project, const char *branch,
 			  const char *platform, struct store_run *run, char **err)
 {
 	const char *texts[] = {branch, model, platform};
-	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.branch = ?2"
+	return one_run(st, "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.branch = ?2"
 			   " AND r.model = ?3 AND r.platform = ?4 AND r.pr IS NULL"
 			   " ORDER BY r.commit_time DESC, r.id DESC LIMIT 1",
 		       project, texts, 3, 0, run, err);
@@ -848,7 +860,7 @@ int store_branch_head_any(struct store *st, int64_t project, const char *branch,
 			  char **err)
 {
 	const char *texts[] = {branch};
-	return one_run(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.project = ?1 AND r.branch = ?2 AND r.pr IS NULL"
+	return one_run(st, "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.branch = ?2 AND r.pr IS NULL"
 			   " ORDER BY r.commit_time DESC, r.id DESC LIMIT 1",
 		       project, texts, 1, 0, run, err);
 }
@@ -969,30 +981,41 @@ static int point_before(const struct store_point *a, const struct store_point *b
 
 /* Keeps one point per commit, its newest run's, in place; the order of
  * what stays is kept.  (A commit's runs normally share one commit time
- * and sit side by side; strpool finds them wherever they are.) */
+ * and sit side by side; the hash table finds them wherever they are.) */
 static void points_one_per_commit(struct store_point *points, size_t *n)
 {
-	struct strpool *shas = strpool_new();
-	size_t *newest = xcalloc(*n, sizeof *newest), k = 0;
+	/* Open addressing over point indexes, keyed by SHA, at most half full.
+	 * group[i]: the first point of i's commit; newest[g]: that commit's
+	 * newest point, for each first point g. */
+	const size_t none = (size_t)-1;
+	size_t size = 16;
+	while (size < 2 * *n)
+		size *= 2;
+	size_t *slot = xmalloc(size * sizeof *slot), *group = xcalloc(*n + 1, sizeof *group),
+	       *newest = xcalloc(*n + 1, sizeof *newest);
+	for (size_t i = 0; i < size; i++)
+		slot[i] = none;
 	for (size_t i = 0; i < *n; i++) {
-		uint32_t at = strpool_intern(shas, points[i].sha, strlen(points[i].sha));
-		if (at == k || points[i].run_pk > points[newest[at]].run_pk)
-			newest[at] = i;
-		if (at == k)
-			k++;
+		size_t at = (size_t)hash_bytes(points[i].sha, strlen(points[i].sha)) & (size - 1);
+		while (slot[at] != none && strcmp(points[slot[at]].sha, points[i].sha))
+			at = (at + 1) & (size - 1);
+		if (slot[at] == none)
+			slot[at] = newest[i] = i;
+		group[i] = slot[at];
+		if (points[i].run_pk > points[newest[group[i]]].run_pk)
+			newest[group[i]] = i;
 	}
 	size_t out = 0;
 	for (size_t i = 0; i < *n; i++) {
-		uint32_t at;
-		strpool_find(shas, points[i].sha, strlen(points[i].sha), &at);
-		if (newest[at] == i)
+		if (newest[group[i]] == i)
 			points[out++] = points[i];
 		else
 			point_release(&points[i]);
 	}
 	*n = out;
+	free(slot);
+	free(group);
 	free(newest);
-	strpool_free(shas);
 }
 
 /* Reads every row of s as a point, from column first on, appending to
