@@ -37,24 +37,24 @@ static int series_args(struct request *req, struct response *res, const char **b
  * upload made of it (platform_key) and goes out as it is. */
 static void point_write(struct json_buf *b, const struct store_point *p)
 {
-	json_buf_raw(b, "{\"commit\":");
+	json_buf_lit(b, "{\"commit\":");
 	json_buf_string(b, p->sha);
-	json_buf_raw(b, ",\"timestamp\":");
+	json_buf_lit(b, ",\"timestamp\":");
 	json_buf_int(b, p->commit_time);
-	json_buf_raw(b, ",\"run_id\":");
+	json_buf_lit(b, ",\"run_id\":");
 	json_buf_string(b, p->run_id);
-	json_buf_raw(b, ",\"status\":");
+	json_buf_lit(b, ",\"status\":");
 	json_buf_string(b, report_status_name(p->status));
-	json_buf_raw(b, ",\"value\":");
+	json_buf_lit(b, ",\"value\":");
 	if (p->has_value)
 		json_buf_real(b, p->value);
 	else
-		json_buf_raw(b, "null");
-	json_buf_raw(b, ",\"model\":");
+		json_buf_lit(b, "null");
+	json_buf_lit(b, ",\"model\":");
 	json_buf_string(b, p->model);
-	json_buf_raw(b, ",\"platform\":");
+	json_buf_lit(b, ",\"platform\":");
 	json_buf_raw(b, p->platform);
-	json_buf_raw(b, "}");
+	json_buf_lit(b, "}");
 }
 
 /* Written straight as text: with 10,000 points a Jansson tree cost ten
@@ -74,19 +74,19 @@ void api_history(struct request *req, struct response *res)
 	}
 	struct json_buf b = {0};
 	json_buf_reserve(&b, 256 * (n + 1)); /* a point is about 220 bytes */
-	json_buf_raw(&b, "{\"benchmark\":");
+	json_buf_lit(&b, "{\"benchmark\":");
 	json_buf_string(&b, req->param[1]);
-	json_buf_raw(&b, ",\"branch\":");
+	json_buf_lit(&b, ",\"branch\":");
 	json_buf_string(&b, branch);
-	json_buf_raw(&b, ",\"metric\":");
+	json_buf_lit(&b, ",\"metric\":");
 	json_buf_string(&b, metric);
-	json_buf_raw(&b, ",\"points\":[");
+	json_buf_lit(&b, ",\"points\":[");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			json_buf_raw(&b, ",");
+			json_buf_lit(&b, ",");
 		point_write(&b, &points[i]);
 	}
-	json_buf_raw(&b, "]}");
+	json_buf_lit(&b, "]}");
 	store_points_free(points, n);
 	size_t len;
 	char *text = json_buf_detach(&b, &len);

@@ -29,6 +29,11 @@ void json_buf_raw(struct json_buf *b, const char *s)
 	append(b, s, strlen(s));
 }
 
+void json_buf_rawn(struct json_buf *b, const char *s, size_t n)
+{
+	append(b, s, n);
+}
+
 void json_buf_string(struct json_buf *b, const char *s)
 {
 	if (!s) {

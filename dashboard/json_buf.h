@@ -15,6 +15,10 @@ struct json_buf {
 
 /* Appends s as it is: punctuation, keys, or JSON text made elsewhere. */
 void json_buf_raw(struct json_buf *b, const char *s);
+/* The same for the n bytes at s. */
+void json_buf_rawn(struct json_buf *b, const char *s, size_t n);
+/* The same for a string literal, its length known at compile time. */
+#define json_buf_lit(b, literal) json_buf_rawn((b), "" literal, sizeof(literal) - 1)
 /* Appends s as a JSON string (NULL: null); a byte that is not part of
  * valid UTF-8 becomes U+FFFD, as json_text() does. */
 void json_buf_string(struct json_buf *b, const char *s);

@@ -25,6 +25,7 @@
 #include "error.h"
 #include "events.h"
 #include "log.h"
+#include "strpool.h"
 #include "hash.h"
 #include "token.h"
 #include "xalloc.h"
@@ -67,15 +68,18 @@ static const char migration_1[] =
 	"  run INTEGER NOT NULL, benchmark INTEGER NOT NULL, data BLOB NOT NULL, size INTEGER NOT NULL,"
 	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;";
 
-/* 1 -> 2: results clustered by series; new results gather in
- * incoming_results (the old table, keyed by run) until merged.  A run's
- * ancestry (up to 256 SHAs, 11 KB) moves to a table of its own, so that
- * the rows a history joins on stay small. */
+/* 1 -> 2: results clustered by series (all of version 1's results go
+ * there); new results gather in incoming_results, keyed by run, until
+ * merged.  Neither declares foreign keys: only this file writes them, with
+ * a run it has just inserted and a benchmark id it has just looked up, and
+ * the checks were a quarter of an upload's inserts.  A run's ancestry (up
+ * to 256 SHAs, 11 KB) moves to a table of its own, so that the rows a
+ * history joins on stay small. */
 static const char migration_2[] =
 	"CREATE TABLE run_ancestors (run INTEGER PRIMARY KEY REFERENCES runs(id), ancestors TEXT NOT NULL);"
 	"INSERT INTO run_ancestors SELECT id, ancestors FROM runs;"
 	"ALTER TABLE runs DROP COLUMN ancestors;"
-	"ALTER TABLE results RENAME TO incoming_results;"
+	"ALTER TABLE results RENAME TO results_1;"
 	"DROP INDEX results_by_series;"
 	"CREATE TABLE results ("
 	"  benchmark INTEGER NOT NULL, branch TEXT NOT NULL, commit_time INTEGER NOT NULL, run INTEGER NOT NULL,"
@@ -84,7 +88,18 @@ static const char migration_2[] =
 	"  ev_ILmr INTEGER, ev_DLmr INTEGER, ev_DLmw INTEGER, ev_Bc INTEGER, ev_Bcm INTEGER, ev_Bi INTEGER,"
 	"  ev_Bim INTEGER, ev_sysCount INTEGER, ev_sysTime INTEGER, ev_sysCpuTime INTEGER,"
 	"  PRIMARY KEY (benchmark, branch, commit_time, run)) WITHOUT ROWID;"
-	"CREATE INDEX results_by_run ON results (run);";
+	"CREATE INDEX results_by_run ON results (run);"
+	"CREATE TABLE incoming_results ("
+	"  run INTEGER NOT NULL, benchmark INTEGER NOT NULL, branch TEXT NOT NULL, commit_time INTEGER NOT NULL,"
+	"  status INTEGER NOT NULL, reason TEXT, speed REAL, cycles INTEGER, time_s REAL,"
+	"  ev_Ir INTEGER, ev_Dr INTEGER, ev_Dw INTEGER, ev_I1mr INTEGER, ev_D1mr INTEGER, ev_D1mw INTEGER,"
+	"  ev_ILmr INTEGER, ev_DLmr INTEGER, ev_DLmw INTEGER, ev_Bc INTEGER, ev_Bcm INTEGER, ev_Bi INTEGER,"
+	"  ev_Bim INTEGER, ev_sysCount INTEGER, ev_sysTime INTEGER, ev_sysCpuTime INTEGER,"
+	"  PRIMARY KEY (run, benchmark)) WITHOUT ROWID;"
+	"INSERT INTO results SELECT benchmark, branch, commit_time, run, status, reason, speed, cycles, time_s,"
+	"  ev_Ir, ev_Dr, ev_Dw, ev_I1mr, ev_D1mr, ev_D1mw, ev_ILmr, ev_DLmr, ev_DLmw, ev_Bc, ev_Bcm, ev_Bi, ev_Bim,"
+	"  ev_sysCount, ev_sysTime, ev_sysCpuTime FROM results_1 ORDER BY benchmark, branch, commit_time, run;"
+	"DROP TABLE results_1;";
 
 static const char *const migrations[] = {migration_1, migration_2};
 
@@ -137,6 +152,13 @@ static const char *const sql_text[SQL_COUNT] = {
 	[SQL_MERGE_DELETE] = "DELETE FROM incoming_results",
 };
 
+/* A benchmark id an upload looked up in the database, for the cache once
+ * the upload is committed. */
+struct fresh_benchmark {
+	char *key; /* "PROJECT/NAME" */
+	int64_t id;
+};
+
 /* An upload waiting for its transaction (see store_run_add). */
 struct run_job {
 	int64_t project, commit_time;
@@ -144,6 +166,8 @@ struct run_job {
 	const char *platform;
 	int created, rc, done;
 	char *err;
+	struct fresh_benchmark *fresh;
+	size_t nfresh, fresh_alloc;
 	struct run_job *next;
 };
 
@@ -164,6 +188,11 @@ struct store {
 	size_t nall, all_alloc;
 	size_t incoming;   /* rows in incoming_results (under write_lock) */
 	size_t merge_rows; /* merge once incoming reaches this */
+	/* Committed benchmark ids by "PROJECT/NAME" (under write_lock): an
+	 * upload of known benchmarks reads none from the database. */
+	struct strpool *benchmark_keys;
+	int64_t *benchmark_ids;
+	size_t benchmark_alloc;
 };
 
 static int db_error(char **err, sqlite3 *db, const char *what)
@@ -314,6 +343,7 @@ struct store *store_open(const char *path, char **err)
 	struct store *st = xcalloc(1, sizeof *st);
 	st->incoming = incoming;
 	st->merge_rows = STORE_DEFAULT_MERGE_ROWS;
+	st->benchmark_keys = strpool_new();
 	st->path = xstrdup(path);
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_mutex_init(&st->write_lock, NULL);
@@ -343,6 +373,8 @@ void store_free(struct store *st)
 	pthread_mutex_destroy(&st->lock);
 	pthread_mutex_destroy(&st->write_lock);
 	pthread_mutex_destroy(&st->queue_lock);
+	strpool_free(st->benchmark_keys);
+	free(st->benchmark_ids);
 	free(st->path);
 	free(st);
 }
@@ -499,7 +531,49 @@ int store_token_access(struct store *st, int64_t project, const char *token, cha
 
 /* ---- adding a run ---- */
 
-static int benchmark_id(struct conn *c, int64_t project, const char *name, int64_t *id, char **err)
+static int benchmark_id_db(struct conn *c, int64_t project, const char *name, int64_t *id, char **err);
+
+/* The id of benchmark name in project, created when new: from the cache,
+ * or from the database (then noted in the job, for the cache). */
+static int benchmark_id(struct store *st, struct conn *c, struct run_job *j, const char *name, int64_t *id,
+			char **err)
+{
+	int64_t project = j->project;
+	char *key = xasprintf("%lld/%s", (long long)project, name);
+	uint32_t at;
+	if (strpool_find(st->benchmark_keys, key, strlen(key), &at)) {
+		*id = st->benchmark_ids[at];
+		free(key);
+		return 0;
+	}
+	xgrow(&j->fresh, &j->fresh_alloc, j->nfresh + 1, sizeof *j->fresh);
+	j->fresh[j->nfresh].key = key;
+	j->fresh[j->nfresh].id = -1;
+	int rc = benchmark_id_db(c, project, name, &j->fresh[j->nfresh].id, err);
+	*id = j->fresh[j->nfresh++].id;
+	return rc;
+}
+
+/* Caches the benchmark ids a committed upload looked up; frees the
+ * job's list either way. */
+static void benchmarks_remember(struct store *st, struct run_job *j, int committed)
+{
+	for (size_t i = 0; i < j->nfresh; i++) {
+		struct fresh_benchmark *f = &j->fresh[i];
+		uint32_t at;
+		if (committed && f->id >= 0 && !strpool_find(st->benchmark_keys, f->key, strlen(f->key), &at)) {
+			at = strpool_intern(st->benchmark_keys, f->key, strlen(f->key));
+			xgrow(&st->benchmark_ids, &st->benchmark_alloc, (size_t)at + 1, sizeof *st->benchmark_ids);
+			st->benchmark_ids[at] = f->id;
+		}
+		free(f->key);
+	}
+	free(j->fresh);
+	j->fresh = NULL;
+	j->nfresh = j->fresh_alloc = 0;
+}
+
+static int benchmark_id_db(struct conn *c, int64_t project, const char *name, int64_t *id, char **err)
 {
 	sqlite3_stmt *s = stmt(c, SQL_BENCHMARK_INSERT, err);
 	if (!s)
@@ -541,11 +615,13 @@ static int profile_blob(const struct bm_benchmark *b, unsigned char **data, uLon
 	return rc;
 }
 
-static int insert_result(struct conn *c, int64_t run_pk, int64_t project, const struct bm_report *r,
-			 const struct bm_benchmark *b, int64_t commit_time, char **err)
+static int insert_result(struct store *st, struct conn *c, struct run_job *j, int64_t run_pk,
+			 const struct bm_benchmark *b, char **err)
 {
+	const struct bm_report *r = j->report;
+	int64_t commit_time = j->commit_time;
 	int64_t bench;
-	if (benchmark_id(c, project, b->id, &bench, err))
+	if (benchmark_id(st, c, j, b->id, &bench, err))
 		return -1;
 	sqlite3_stmt *s = stmt(c, SQL_RESULT_INSERT, err);
 	if (!s)
@@ -598,9 +674,12 @@ static char *ancestors_text(const struct bm_commit *commit)
 	return text;
 }
 
-static int insert_run(struct conn *c, int64_t project, const struct bm_report *r, const char *platform,
-		      int64_t commit_time, int *created, char **err)
+static int insert_run(struct store *st, struct conn *c, struct run_job *j, char **err)
 {
+	int64_t project = j->project, commit_time = j->commit_time;
+	const struct bm_report *r = j->report;
+	const char *platform = j->platform;
+	int *created = &j->created;
 	sqlite3_stmt *s = stmt(c, SQL_RUN_EXISTS, err);
 	if (!s)
 		return -1;
@@ -643,7 +722,7 @@ static int insert_run(struct conn *c, int64_t project, const struct bm_report *r
 	if (rc)
 		return -1;
 	for (size_t i = 0; i < r->nbenchmarks; i++)
-		if (insert_result(c, pk, project, r, &r->benchmarks[i], commit_time, err))
+		if (insert_result(st, c, j, pk, &r->benchmarks[i], err))
 			return -1;
 	*created = 1;
 	return 0;
@@ -663,7 +742,7 @@ static void commit_batch(struct store *st, struct run_job *batch)
 			j->rc = -1;
 			continue;
 		}
-		j->rc = insert_run(c, j->project, j->report, j->platform, j->commit_time, &j->created, &j->err);
+		j->rc = insert_run(st, c, j, &j->err);
 		if (j->rc && (s = stmt(c, SQL_ROLLBACK_TO, NULL)))
 			run(c, s, NULL);
 		if ((s = stmt(c, SQL_RELEASE, NULL)))
@@ -681,6 +760,7 @@ static void commit_batch(struct store *st, struct run_job *batch)
 		}
 		if (!j->rc && j->created)
 			st->incoming += j->report->nbenchmarks;
+		benchmarks_remember(st, j, !j->rc);
 		j->done = 1;
 	}
 	pthread_mutex_unlock(&st->queue_lock);
@@ -945,12 +1025,10 @@ int store_metric_known(const char *metric)
 	return metric_column(metric) != NULL;
 }
 
+/* A point's four strings share one allocation, which starts at sha. */
 static void point_release(struct store_point *p)
 {
 	free(p->sha);
-	free(p->run_id);
-	free(p->model);
-	free(p->platform);
 }
 
 void store_points_free(struct store_point *points, size_t n)
@@ -962,10 +1040,22 @@ void store_points_free(struct store_point *points, size_t n)
 
 static void read_point(sqlite3_stmt *s, int first, struct store_point *p)
 {
-	p->sha = col_text(s, first);
-	p->run_id = col_text(s, first + 1);
-	p->model = col_text(s, first + 2);
-	p->platform = col_text(s, first + 3);
+	/* One allocation for the four strings (a history reads 10,000 points). */
+	const char *text[4];
+	size_t len[4], total = 0;
+	for (int i = 0; i < 4; i++) {
+		text[i] = (const char *)sqlite3_column_text(s, first + i);
+		len[i] = text[i] ? (size_t)sqlite3_column_bytes(s, first + i) : 0;
+		total += len[i] + 1;
+	}
+	char *block = xmalloc(total), *at = block;
+	char **field[4] = {&p->sha, &p->run_id, &p->model, &p->platform};
+	for (int i = 0; i < 4; i++) {
+		memcpy(at, text[i] ? text[i] : "", len[i]);
+		at[len[i]] = '\0';
+		*field[i] = at;
+		at += len[i] + 1;
+	}
 	p->commit_time = sqlite3_column_int64(s, first + 4);
 	p->status = (enum bm_status)sqlite3_column_int(s, first + 5);
 	p->has_value = sqlite3_column_type(s, first + 6) != SQLITE_NULL;
