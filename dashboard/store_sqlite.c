@@ -27,6 +27,7 @@
 #include "log.h"
 #include "strpool.h"
 #include "hash.h"
+#include "idmap.h"
 #include "token.h"
 #include "xalloc.h"
 
@@ -128,6 +129,7 @@ enum sql {
 	SQL_ROLLBACK_TO,
 	SQL_MERGE_INSERT,
 	SQL_MERGE_DELETE,
+	SQL_RUN_FACTS,
 	SQL_COUNT
 };
 
@@ -150,6 +152,7 @@ static const char *const sql_text[SQL_COUNT] = {
 	[SQL_MERGE_INSERT] = ("INSERT INTO results (" RESULT_COLUMNS ") SELECT " RESULT_COLUMNS
 			      " FROM incoming_results ORDER BY benchmark, branch, commit_time, run"),
 	[SQL_MERGE_DELETE] = "DELETE FROM incoming_results",
+	[SQL_RUN_FACTS] = "SELECT sha, run_id, model, platform, pr IS NOT NULL FROM runs WHERE id = ?1",
 };
 
 /* A benchmark id an upload looked up in the database, for the cache once
@@ -171,6 +174,26 @@ struct run_job {
 	struct run_job *next;
 };
 
+/* What a history shows of each point's run, cached by the run's key: a
+ * run never changes once stored, and every benchmark's history on a
+ * branch names the same runs, so after the first history the database is
+ * asked for results alone (a third of the time: docs/performance.md).
+ * Emptied when it reaches RUN_CACHE_MAX runs. */
+struct run_entry {
+	uint32_t text[4]; /* sha, run_id, model, platform in the pool */
+	int pr;           /* a pull-request run (not in branch histories) */
+};
+
+struct run_cache {
+	pthread_rwlock_t lock;
+	struct idmap *index; /* run key -> entry */
+	struct strpool *texts;
+	struct run_entry *entries;
+	size_t n, alloc;
+};
+
+#define RUN_CACHE_MAX 200000
+
 struct conn {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[SQL_COUNT];
@@ -188,6 +211,7 @@ struct store {
 	size_t nall, all_alloc;
 	size_t incoming;   /* rows in incoming_results (under write_lock) */
 	size_t merge_rows; /* merge once incoming reaches this */
+	struct run_cache runs; /* for histories */
 	/* Committed benchmark ids by "PROJECT/NAME" (under write_lock): an
 	 * upload of known benchmarks reads none from the database. */
 	struct strpool *benchmark_keys;
@@ -344,6 +368,9 @@ struct store *store_open(const char *path, char **err)
 	st->incoming = incoming;
 	st->merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	st->benchmark_keys = strpool_new();
+	pthread_rwlock_init(&st->runs.lock, NULL);
+	st->runs.index = idmap_new();
+	st->runs.texts = strpool_new();
 	st->path = xstrdup(path);
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_mutex_init(&st->write_lock, NULL);
@@ -374,6 +401,10 @@ void store_free(struct store *st)
 	pthread_mutex_destroy(&st->write_lock);
 	pthread_mutex_destroy(&st->queue_lock);
 	strpool_free(st->benchmark_keys);
+	pthread_rwlock_destroy(&st->runs.lock);
+	idmap_free(st->runs.index);
+	strpool_free(st->runs.texts);
+	free(st->runs.entries);
 	free(st->benchmark_ids);
 	free(st->path);
 	free(st);
@@ -1038,17 +1069,16 @@ void store_points_free(struct store_point *points, size_t n)
 	free(points);
 }
 
-static void read_point(sqlite3_stmt *s, int first, struct store_point *p)
+/* Copies sha, run_id, model and platform into p, in one allocation (a
+ * history has 10,000 points).  NULL reads as "". */
+static void point_set_texts(struct store_point *p, const char *const text[4])
 {
-	/* One allocation for the four strings (a history reads 10,000 points). */
-	const char *text[4];
 	size_t len[4], total = 0;
 	for (int i = 0; i < 4; i++) {
-		text[i] = (const char *)sqlite3_column_text(s, first + i);
-		len[i] = text[i] ? (size_t)sqlite3_column_bytes(s, first + i) : 0;
+		len[i] = text[i] ? strlen(text[i]) : 0;
 		total += len[i] + 1;
 	}
-	char *block = xmalloc(total), *at = block;
+	char *at = xmalloc(total);
 	char **field[4] = {&p->sha, &p->run_id, &p->model, &p->platform};
 	for (int i = 0; i < 4; i++) {
 		memcpy(at, text[i] ? text[i] : "", len[i]);
@@ -1056,6 +1086,14 @@ static void read_point(sqlite3_stmt *s, int first, struct store_point *p)
 		*field[i] = at;
 		at += len[i] + 1;
 	}
+}
+
+static void read_point(sqlite3_stmt *s, int first, struct store_point *p)
+{
+	const char *text[4];
+	for (int i = 0; i < 4; i++)
+		text[i] = (const char *)sqlite3_column_text(s, first + i);
+	point_set_texts(p, text);
 	p->commit_time = sqlite3_column_int64(s, first + 4);
 	p->status = (enum bm_status)sqlite3_column_int(s, first + 5);
 	p->has_value = sqlite3_column_type(s, first + 6) != SQLITE_NULL;
@@ -1108,31 +1146,75 @@ static void points_one_per_commit(struct store_point *points, size_t *n)
 	free(newest);
 }
 
-/* Reads every row of s as a point, from column first on, appending to
- * *points. */
-static int read_points(struct conn *c, sqlite3_stmt *s, int first, struct store_point **points, size_t *n,
-		       char **err)
+/* Gives point p its run's texts from the cache: 1 (p filled), 2 (a
+ * pull-request run: not part of a history), 0 (not cached).  The caller
+ * holds the cache's lock. */
+static int run_cache_fill(struct run_cache *rc, struct store_point *p)
 {
-	size_t alloc = *n;
-	int step;
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		xgrow(points, &alloc, *n + 1, sizeof **points);
-		read_point(s, first, &(*points)[(*n)++]);
+	uint32_t at;
+	if (!idmap_lookup(rc->index, (uint64_t)p->run_pk, 0, &at))
+		return 0;
+	const struct run_entry *e = &rc->entries[at];
+	if (e->pr)
+		return 2;
+	const char *text[4];
+	for (int i = 0; i < 4; i++)
+		text[i] = strpool_get(rc->texts, e->text[i]);
+	point_set_texts(p, text);
+	return 1;
+}
+
+static void run_cache_add(struct run_cache *rc, int64_t pk, const char *const text[4], int pr)
+{
+	pthread_rwlock_wrlock(&rc->lock);
+	uint32_t at;
+	if (!idmap_lookup(rc->index, (uint64_t)pk, 0, &at)) {
+		if (rc->n >= RUN_CACHE_MAX) {
+			idmap_free(rc->index);
+			strpool_free(rc->texts);
+			rc->index = idmap_new();
+			rc->texts = strpool_new();
+			rc->n = 0;
+		}
+		xgrow(&rc->entries, &rc->alloc, rc->n + 1, sizeof *rc->entries);
+		struct run_entry *e = &rc->entries[rc->n];
+		for (int i = 0; i < 4; i++)
+			e->text[i] = strpool_intern(rc->texts, text[i] ? text[i] : "", text[i] ? strlen(text[i]) : 0);
+		e->pr = pr;
+		idmap_insert(rc->index, (uint64_t)pk, 0, (uint32_t)rc->n++);
 	}
-	return step == SQLITE_DONE ? 0 : db_error(err, c->db, "read history");
+	pthread_rwlock_unlock(&rc->lock);
+}
+
+/* Reads run pk into the cache from the database. */
+static int run_cache_load(struct store *st, struct conn *c, int64_t pk, char **err)
+{
+	sqlite3_stmt *s = stmt(c, SQL_RUN_FACTS, err);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, pk);
+	int step = sqlite3_step(s);
+	if (step == SQLITE_ROW) {
+		const char *text[4];
+		for (int i = 0; i < 4; i++)
+			text[i] = (const char *)sqlite3_column_text(s, i);
+		run_cache_add(&st->runs, pk, text, sqlite3_column_int(s, 4));
+	}
+	sqlite3_reset(s);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : db_error(err, c->db, "read run");
 }
 
 /* One benchmark's series on a branch from table (results or
- * incoming_results) into *points (fresh, in series order). */
-static int history_part(struct conn *c, const char *table, const char *column, int64_t project, const char *id,
-			const char *branch, struct store_point **points, size_t *n, char **err)
+ * incoming_results) into *points (fresh, in series order): the results
+ * from the table, their runs from the cache. */
+static int history_part(struct store *st, struct conn *c, const char *table, const char *column, int64_t project,
+			const char *id, const char *branch, struct store_point **points, size_t *n, char **err)
 {
 	*points = NULL;
 	*n = 0;
-	char *sql = xasprintf("SELECT r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, x.run"
-			      " FROM %s x JOIN runs r ON r.id = x.run"
+	char *sql = xasprintf("SELECT x.commit_time, x.status, x.%s, x.run FROM %s x"
 			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2)"
-			      " AND x.branch = ?3 AND r.pr IS NULL ORDER BY x.commit_time, x.run",
+			      " AND x.branch = ?3 ORDER BY x.commit_time, x.run",
 			      column, table);
 	sqlite3_stmt *s = prepare(c, sql, err);
 	free(sql);
@@ -1141,8 +1223,44 @@ static int history_part(struct conn *c, const char *table, const char *column, i
 	sqlite3_bind_int64(s, 1, project);
 	bind_text(s, 2, id);
 	bind_text(s, 3, branch);
-	int rc = read_points(c, s, 0, points, n, err);
+	size_t alloc = 0;
+	int step;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		xgrow(points, &alloc, *n + 1, sizeof **points);
+		struct store_point *p = &(*points)[(*n)++];
+		memset(p, 0, sizeof *p);
+		p->commit_time = sqlite3_column_int64(s, 0);
+		p->status = (enum bm_status)sqlite3_column_int(s, 1);
+		p->has_value = sqlite3_column_type(s, 2) != SQLITE_NULL;
+		p->value = sqlite3_column_double(s, 2);
+		p->run_pk = sqlite3_column_int64(s, 3);
+	}
+	int rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read history");
 	sqlite3_finalize(s);
+	/* Runs: from the cache, loading what it lacks (at most twice: a run
+	 * loaded can be emptied out again by a full cache). */
+	size_t out = 0;
+	for (size_t i = 0; !rc && i < *n; i++) {
+		struct store_point *p = &(*points)[i];
+		int found = 0;
+		for (int tries = 0; !rc && !found && tries < 3; tries++) {
+			pthread_rwlock_rdlock(&st->runs.lock);
+			found = run_cache_fill(&st->runs, p);
+			pthread_rwlock_unlock(&st->runs.lock);
+			if (!found)
+				rc = run_cache_load(st, c, p->run_pk, err);
+		}
+		if (found == 1)
+			(*points)[out++] = *p;
+	}
+	if (rc) {
+		for (size_t i = 0; i < out; i++)
+			point_release(&(*points)[i]);
+		free(*points);
+		*points = NULL;
+		out = 0;
+	}
+	*n = out;
 	return rc;
 }
 
@@ -1159,10 +1277,9 @@ int store_history(struct store *st, int64_t project, const char *id, const char 
 	 * incoming results are merged into it here. */
 	struct store_point *merged, *incoming = NULL;
 	size_t nmerged, nincoming = 0;
-	int rc = history_part(c, "results", column, project, id, branch, &merged, &nmerged, err);
+	int rc = history_part(st, c, "results", column, project, id, branch, &merged, &nmerged, err);
 	if (!rc)
-		rc = history_part(c, "incoming_results", column, project, id, branch, &incoming,
-				  &nincoming, err);
+		rc = history_part(st, c, "incoming_results", column, project, id, branch, &incoming, &nincoming, err);
 	release(st, c);
 	if (rc) {
 		store_points_free(merged, nmerged);
