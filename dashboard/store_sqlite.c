@@ -1274,12 +1274,17 @@ int store_history(struct store *st, int64_t project, const char *id, const char 
 	if (!c)
 		return -1;
 	/* The merged series is one clustered range, in order already; the few
-	 * incoming results are merged into it here. */
-	struct store_point *merged, *incoming = NULL;
-	size_t nmerged, nincoming = 0;
-	int rc = history_part(st, c, "results", column, project, id, branch, &merged, &nmerged, err);
+	 * incoming results are merged into it here.  Both reads share one
+	 * snapshot, so that a merge committed between them loses nothing. */
+	struct store_point *merged = NULL, *incoming = NULL;
+	size_t nmerged = 0, nincoming = 0;
+	int rc = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : db_error(err, c->db, "begin");
+	if (!rc)
+		rc = history_part(st, c, "results", column, project, id, branch, &merged, &nmerged, err);
 	if (!rc)
 		rc = history_part(st, c, "incoming_results", column, project, id, branch, &incoming, &nincoming, err);
+	if (!sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
 	release(st, c);
 	if (rc) {
 		store_points_free(merged, nmerged);
