@@ -1,0 +1,299 @@
+/* bm-upload: sends bm-report/1 files to bm-server with their context.
+ *
+ *   bm-upload [--server URL] [--project NAME] [--token T] [context flags] REPORT.json...
+ *   bm-upload --flush [--spool DIR] [--token T]
+ *
+ * Each report gets its branch, commit and pull request (context.c), is
+ * POSTed gzip-compressed (http_client.c: retries with backoff), and when
+ * no try got through it is kept in the spool directory for --flush.
+ * Exit: 0 every report stored; 1 some were spooled; 2 a usage or
+ * environment error, or a report the server refused. */
+#include "config.h"
+
+#include "context.h"
+#include "http_client.h"
+#include "log.h"
+#include "spool.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_REPORT_BYTES (256u << 20)
+
+static const char usage_text[] =
+	"usage: bm-upload [OPTIONS] REPORT.json...\n"
+	"       bm-upload --flush [--spool DIR] [--token T]\n"
+	"\n"
+	"  --server URL        bm-server's address (or BM_SERVER)\n"
+	"  --project NAME      the project (or BM_PROJECT)\n"
+	"  --token T           the project's upload token (or BM_TOKEN)\n"
+	"  --branch NAME       the branch (default: from CI variables or git)\n"
+	"  --commit SHA        the commit (default: GITHUB_SHA, CI_COMMIT_SHA or HEAD)\n"
+	"  --commit-time TIME  its committer time, RFC 3339 (default: from git)\n"
+	"  --pr N              a pull request's number (default: from CI variables)\n"
+	"  --base-branch NAME  the pull request's base branch\n"
+	"  --spool DIR         where unsent reports wait (default $XDG_STATE_HOME/bm/spool)\n"
+	"  --flush             send the spooled reports\n"
+	"  --tries N           tries per report before spooling it (default 5)\n"
+	"  --timeout SECONDS   per try (default 60)\n"
+	"  --insecure          do not verify the server's TLS certificate\n"
+	"  -q, --quiet         no retry messages\n";
+
+struct options {
+	const char *server, *project, *token, *spool; /* the token is also in http */
+	struct context_flags context;
+	struct http_client_options http;
+	int flush;
+};
+
+enum outcome { STORED = 0, SPOOLED = 1, FAILED = 2 };
+
+static int usage_error(const char *msg)
+{
+	log_error("%s", msg);
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+static long number(const char *opt, const char *arg, long min, long max)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max) {
+		log_error("%s needs a number from %ld to %ld, not '%s'", opt, min, max, arg);
+		exit(2);
+	}
+	return v;
+}
+
+/* The server's URL for a project's uploads; the project percent-encoded. */
+static char *runs_url(const char *server, const char *project)
+{
+	size_t n = strlen(server);
+	while (n && server[n - 1] == '/')
+		n--;
+	char *name = xmalloc(3 * strlen(project) + 1), *p = name;
+	for (const unsigned char *s = (const unsigned char *)project; *s; s++)
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("-._~", *s))
+			*p++ = (char)*s;
+		else
+			p += sprintf(p, "%%%02X", *s);
+	*p = '\0';
+	char *url = xasprintf("%.*s/api/v1/projects/%s/runs", (int)n, server, name);
+	free(name);
+	return url;
+}
+
+/* The server's own message in an error answer, or the whole body. */
+static const char *answer_error(const struct http_answer *ans, json_t **owner)
+{
+	*owner = json_loads(ans->body, 0, NULL);
+	const char *msg = json_string_value(json_object_get(*owner, "error"));
+	return msg ? msg : ans->body;
+}
+
+/* Sends report; on success prints where it can be seen.  A transient
+ * failure (no answer, 5xx, 429 after the last try) is SPOOLED's business:
+ * the caller decides. */
+static enum outcome send_report(const struct options *o, const char *server, const char *project, json_t *report,
+				const char *what)
+{
+	char *text = json_dumps(report, JSON_COMPACT);
+	if (!text) {
+		log_error("%s: the report cannot be written as JSON", what);
+		return FAILED;
+	}
+	char *url = runs_url(server, project), *err = NULL;
+	struct http_answer ans;
+	enum outcome out;
+	if (http_client_post_json(url, text, strlen(text), &o->http, &ans, &err)) {
+		log_error("%s: %s", what, err);
+		free(err);
+		out = SPOOLED;
+	} else if (ans.status == 200 || ans.status == 201) {
+		json_t *j = json_loads(ans.body, 0, NULL);
+		const char *link = json_string_value(json_object_get(j, "report_url"));
+		const char *run = json_string_value(json_object_get(report, "run_id"));
+		fprintf(stderr, "%s: %s run %s; see %s\n", log_progname(), ans.status == 201 ? "stored" : "already had",
+			run ? run : "?", link ? link : "the server's dashboard");
+		if (link)
+			printf("%s\n", link);
+		json_decref(j);
+		out = STORED;
+	} else {
+		json_t *owner;
+		log_error("%s: the server answered %ld: %s", what, ans.status, answer_error(&ans, &owner));
+		json_decref(owner);
+		out = http_status_transient(ans.status) ? SPOOLED : FAILED;
+	}
+	http_answer_release(&ans);
+	free(url);
+	free(text);
+	return out;
+}
+
+static json_t *load_report(const char *path)
+{
+	json_error_t jerr;
+	json_t *r = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r) {
+		if (jerr.line < 1)
+			log_error("cannot read '%s': %s", path, jerr.text);
+		else
+			log_error("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		return NULL;
+	}
+	const char *schema = json_string_value(json_object_get(r, "schema"));
+	if (!json_is_object(r) || !schema || strcmp(schema, "bm-report/1") ||
+	    !json_is_string(json_object_get(r, "run_id"))) {
+		log_error("%s: not a bm-report/1 report (make it with bm-run -o)", path);
+		json_decref(r);
+		return NULL;
+	}
+	return r;
+}
+
+static enum outcome upload_file(const struct options *o, const struct upload_context *ctx, const char *path)
+{
+	json_t *r = load_report(path);
+	if (!r)
+		return FAILED;
+	context_apply(ctx, r);
+	enum outcome out = send_report(o, o->server, o->project, r, path);
+	if (out == SPOOLED) {
+		char *dir = spool_dir(o->spool), *where = NULL, *err = NULL;
+		if (spool_put(dir, o->server, o->project, r, &where, &err)) {
+			log_error("%s: not sent, and cannot be spooled either: %s", path, err);
+			free(err);
+			out = FAILED;
+		} else {
+			log_error("%s: not sent; kept as '%s' (send it later with: bm-upload --flush)", path, where);
+			free(where);
+		}
+		free(dir);
+	}
+	json_decref(r);
+	return out;
+}
+
+static int flush(const struct options *o)
+{
+	char *dir = spool_dir(o->spool), *err = NULL;
+	char **list = spool_list(dir, &err);
+	if (!list) {
+		log_error("%s", err);
+		free(err);
+		free(dir);
+		return 2;
+	}
+	int worst = STORED;
+	size_t sent = 0, total = 0;
+	for (char **p = list; *p; p++, total++) {
+		json_t *entry, *report;
+		const char *server, *project;
+		if (spool_read(*p, &entry, &server, &project, &report, &err)) {
+			log_error("%s", err);
+			free(err);
+			err = NULL;
+			worst = FAILED;
+			continue;
+		}
+		enum outcome out = send_report(o, server, project, report, *p);
+		if (out == STORED) {
+			sent++;
+			if (unlink(*p))
+				log_warn("sent, but cannot remove '%s': %s", *p, strerror(errno));
+		} else if (out == FAILED) {
+			log_error("%s: the server refused it; it stays in the spool (fix the cause, or delete it)", *p);
+		}
+		if ((int)out > worst)
+			worst = out;
+		json_decref(entry);
+	}
+	fprintf(stderr, "%s: sent %zu of %zu spooled reports from '%s'\n", log_progname(), sent, total, dir);
+	spool_list_free(list);
+	free(dir);
+	return worst;
+}
+
+int main(int argc, char **argv)
+{
+	log_set_progname(argv[0]);
+	static const struct option longopts[] = {
+		{"server", required_argument, NULL, 's'},      {"project", required_argument, NULL, 'p'},
+		{"token", required_argument, NULL, 't'},       {"branch", required_argument, NULL, 'b'},
+		{"commit", required_argument, NULL, 'c'},      {"commit-time", required_argument, NULL, 'T'},
+		{"pr", required_argument, NULL, 'r'},          {"base-branch", required_argument, NULL, 'B'},
+		{"spool", required_argument, NULL, 'S'},       {"flush", no_argument, NULL, 'f'},
+		{"tries", required_argument, NULL, 'n'},       {"timeout", required_argument, NULL, 'o'},
+		{"insecure", no_argument, NULL, 'k'},          {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
+	};
+	struct options o = {.server = getenv("BM_SERVER"), .project = getenv("BM_PROJECT"), .token = getenv("BM_TOKEN")};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's': o.server = optarg; break;
+		case 'p': o.project = optarg; break;
+		case 't': o.token = optarg; break;
+		case 'b': o.context.branch = optarg; break;
+		case 'c': o.context.commit = optarg; break;
+		case 'T': o.context.commit_time = optarg; break;
+		case 'r': o.context.pr = number("--pr", optarg, 1, 1L << 40); break;
+		case 'B': o.context.base_branch = optarg; break;
+		case 'S': o.spool = optarg; break;
+		case 'f': o.flush = 1; break;
+		case 'n': o.http.tries = (unsigned)number("--tries", optarg, 1, 100); break;
+		case 'o': o.http.timeout_s = number("--timeout", optarg, 1, 3600); break;
+		case 'k': o.http.insecure = 1; break;
+		case 'q': o.http.quiet = 1; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: return usage_error("bad option");
+		}
+	}
+	if (o.http.insecure)
+		log_warn("--insecure: the server's TLS certificate is NOT verified; anyone between here and it can read "
+			 "the token and change the answers");
+	o.http.token = o.token;
+	http_client_global_init();
+	if (o.flush) {
+		if (optind != argc)
+			return usage_error("--flush takes no report files");
+		return flush(&o);
+	}
+	if (optind == argc)
+		return usage_error("no report to upload");
+	if (!o.server || !*o.server)
+		return usage_error("no server: give --server URL or set BM_SERVER");
+	if (!o.project || !*o.project)
+		return usage_error("no project: give --project NAME or set BM_PROJECT");
+	if (!o.token || !*o.token)
+		return usage_error("no token: give --token T or set BM_TOKEN (bm-server project create prints one)");
+	for (int i = optind; i < argc; i++)
+		if (access(argv[i], R_OK)) {
+			log_error("cannot open '%s': %s", argv[i], strerror(errno));
+			return 2;
+		}
+	struct upload_context ctx;
+	char *err = NULL;
+	if (context_detect(&o.context, &ctx, &err)) {
+		log_error("%s", err);
+		free(err);
+		return 2;
+	}
+	int worst = STORED;
+	for (int i = optind; i < argc; i++) {
+		enum outcome out = upload_file(&o, &ctx, argv[i]);
+		if ((int)out > worst)
+			worst = out;
+	}
+	context_release(&ctx);
+	return worst;
+}

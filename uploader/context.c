@@ -1,0 +1,245 @@
+/* The upload context: see context.h. */
+#include "config.h"
+
+#include "context.h"
+
+#include "error.h"
+#include "json_text.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The largest output read from one git command (257 SHAs fit easily). */
+#define GIT_MAX_OUTPUT (64u << 10)
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* Runs git with args (NULL-terminated), stderr discarded; returns its
+ * standard output with the last newline removed, or NULL when git failed
+ * or is missing. */
+static char *git(const char *const *args)
+{
+	int fd[2];
+	if (pipe(fd))
+		return NULL;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		FILE *null = freopen("/dev/null", "w", stderr);
+		(void)null;
+		size_t n = 0;
+		while (args[n])
+			n++;
+		const char **argv = xcalloc(n + 2, sizeof *argv);
+		argv[0] = "git";
+		memcpy(argv + 1, args, n * sizeof *argv);
+		execvp("git", (char *const *)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	char *out = xmalloc(GIT_MAX_OUTPUT + 1);
+	size_t len = 0;
+	ssize_t got;
+	while ((got = read(fd[0], out + len, GIT_MAX_OUTPUT - len)) > 0)
+		len += (size_t)got;
+	close(fd[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || len == GIT_MAX_OUTPUT) {
+		free(out);
+		return NULL;
+	}
+	while (len && out[len - 1] == '\n')
+		len--;
+	out[len] = '\0';
+	return out;
+}
+
+/* GitHub Actions: a pull_request event checks out the merge commit
+ * (GITHUB_SHA) of GITHUB_HEAD_REF onto GITHUB_BASE_REF; GITHUB_REF is
+ * refs/pull/N/merge.  A push names its branch in GITHUB_REF. */
+static void from_github(struct upload_context *ctx)
+{
+	if (!env("GITHUB_ACTIONS"))
+		return;
+	const char *event = env("GITHUB_EVENT_NAME"), *ref = env("GITHUB_REF");
+	int pr_event = event && (!strcmp(event, "pull_request") || !strcmp(event, "pull_request_target"));
+	if (pr_event && env("GITHUB_HEAD_REF")) {
+		ctx->branch = xstrdup(env("GITHUB_HEAD_REF"));
+		if (env("GITHUB_BASE_REF"))
+			ctx->base_branch = xstrdup(env("GITHUB_BASE_REF"));
+		if (ref && !strncmp(ref, "refs/pull/", 10))
+			ctx->pr = strtol(ref + 10, NULL, 10);
+	} else if (ref && !strncmp(ref, "refs/heads/", 11)) {
+		ctx->branch = xstrdup(ref + 11);
+	}
+	if (env("GITHUB_SHA"))
+		ctx->sha = xstrdup(env("GITHUB_SHA"));
+	ctx->source = "GitHub Actions";
+}
+
+/* GitLab CI: merge request pipelines name the request and its branches;
+ * branch pipelines name the branch. */
+static void from_gitlab(struct upload_context *ctx)
+{
+	if (!env("GITLAB_CI"))
+		return;
+	if (env("CI_MERGE_REQUEST_IID")) {
+		ctx->pr = strtol(env("CI_MERGE_REQUEST_IID"), NULL, 10);
+		if (env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"))
+			ctx->branch = xstrdup(env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"));
+		if (env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"))
+			ctx->base_branch = xstrdup(env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"));
+	} else if (env("CI_COMMIT_BRANCH")) {
+		ctx->branch = xstrdup(env("CI_COMMIT_BRANCH"));
+	}
+	if (env("CI_COMMIT_SHA"))
+		ctx->sha = xstrdup(env("CI_COMMIT_SHA"));
+	ctx->source = "GitLab CI";
+}
+
+static void replace(char **field, const char *value)
+{
+	if (!value)
+		return;
+	free(*field);
+	*field = xstrdup(value);
+}
+
+/* The commit's time and first-parent ancestry from git. */
+static int from_git(struct upload_context *ctx, char **err)
+{
+	if (!ctx->sha) {
+		const char *head[] = {"rev-parse", "--verify", "-q", "HEAD^{commit}", NULL};
+		if (!(ctx->sha = git(head)))
+			return bm_error(err, "cannot tell which commit this is: not in a git repository with a commit "
+					     "(give --commit SHA --commit-time TIME --branch NAME)");
+	}
+	if (!ctx->branch) {
+		const char *branch[] = {"symbolic-ref", "--short", "-q", "HEAD", NULL};
+		if (!(ctx->branch = git(branch)))
+			return bm_error(err, "cannot tell the branch: HEAD is detached or this is not a git repository "
+					     "(give --branch NAME)");
+	}
+	char *spec = xasprintf("%s^{commit}", ctx->sha);
+	const char *verify[] = {"rev-parse", "--verify", "-q", spec, NULL};
+	char *full = git(verify);
+	free(spec);
+	if (!full) {
+		if (ctx->timestamp)
+			return 0; /* given by flags: nothing to read, no ancestry */
+		return bm_error(err, "cannot read commit '%s' from git: run in the repository with its history "
+				     "(on GitHub: actions/checkout with fetch-depth: 0), or give --commit-time", ctx->sha);
+	}
+	free(ctx->sha);
+	ctx->sha = full;
+	if (!ctx->timestamp) {
+		const char *show[] = {"show", "-s", "--format=%cI", ctx->sha, NULL};
+		if (!(ctx->timestamp = git(show)))
+			return bm_error(err, "cannot read the committer time of '%s' from git", ctx->sha);
+	}
+	/* The server takes a pull request's first parent as its baseline: right
+	 * for the merge commit GitHub builds (its first parent is the base
+	 * branch's head), wrong for a source branch's own head (GitLab's merge
+	 * request pipelines), whose baseline is then the base branch's latest
+	 * run.  So a pull request's ancestry goes only with a merge commit. */
+	if (ctx->pr > 0) {
+		const char *parents[] = {"rev-list", "--parents", "-n", "1", ctx->sha, NULL};
+		char *line = git(parents);
+		int merge = line && strchr(line, ' ') && strchr(strchr(line, ' ') + 1, ' ');
+		free(line);
+		if (!merge)
+			return 0;
+	}
+	char count[32];
+	snprintf(count, sizeof count, "--max-count=%d", CONTEXT_MAX_ANCESTORS + 1);
+	const char *log[] = {"rev-list", "--first-parent", count, ctx->sha, NULL};
+	char *list = git(log);
+	if (!list)
+		return 0; /* a shallow clone may know no ancestry: no baseline for a push, said by the server */
+	ctx->ancestors = xcalloc(CONTEXT_MAX_ANCESTORS + 1, sizeof *ctx->ancestors);
+	char *save = NULL;
+	int first = 1;
+	for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (first) { /* the commit itself */
+			first = 0;
+			continue;
+		}
+		if (ctx->nancestors < CONTEXT_MAX_ANCESTORS)
+			ctx->ancestors[ctx->nancestors++] = xstrdup(line);
+	}
+	free(list);
+	return 0;
+}
+
+int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->source = "git";
+	from_github(ctx);
+	if (!strcmp(ctx->source, "git"))
+		from_gitlab(ctx);
+	replace(&ctx->branch, flags->branch);
+	replace(&ctx->sha, flags->commit);
+	replace(&ctx->timestamp, flags->commit_time);
+	replace(&ctx->base_branch, flags->base_branch);
+	if (flags->pr > 0)
+		ctx->pr = flags->pr;
+	if (flags->commit)
+		ctx->source = "flags";
+	if (from_git(ctx, err)) {
+		context_release(ctx);
+		return -1;
+	}
+	if (ctx->pr > 0 && !ctx->base_branch) {
+		long pr = ctx->pr;
+		context_release(ctx);
+		return bm_error(err, "pull request %ld: its base branch is unknown (give --base-branch NAME)", pr);
+	}
+	return 0;
+}
+
+void context_release(struct upload_context *ctx)
+{
+	free(ctx->branch);
+	free(ctx->sha);
+	free(ctx->timestamp);
+	for (size_t i = 0; i < ctx->nancestors; i++)
+		free(ctx->ancestors[i]);
+	free(ctx->ancestors);
+	free(ctx->base_branch);
+	memset(ctx, 0, sizeof *ctx);
+}
+
+void context_apply(const struct upload_context *ctx, json_t *report)
+{
+	json_t *context = json_object_get(report, "context");
+	if (!json_is_object(context)) {
+		context = json_object();
+		json_object_set_new(report, "context", context);
+	}
+	json_t *ancestors = json_array();
+	for (size_t i = 0; i < ctx->nancestors; i++)
+		json_array_append_new(ancestors, json_text(ctx->ancestors[i]));
+	json_object_set_new(context, "branch", json_text(ctx->branch));
+	json_object_set_new(context, "commit", json_pack("{s:o,s:o,s:o}", "sha", json_text(ctx->sha), "timestamp",
+							  json_text(ctx->timestamp), "ancestors", ancestors));
+	json_object_set_new(context, "pr", ctx->pr > 0 ? json_pack("{s:I,s:o}", "number", (json_int_t)ctx->pr,
+								    "base_branch", json_text(ctx->base_branch))
+						       : json_null());
+}

@@ -1,0 +1,38 @@
+/* Where a report was measured, for the server: branch, commit (SHA,
+ * committer time, first-parent ancestry) and pull request.  Read from the
+ * flags, then GitHub Actions' or GitLab CI's variables, then git itself,
+ * in that order of precedence (SPEC 3.1). */
+#ifndef BM_CONTEXT_H
+#define BM_CONTEXT_H
+
+#include <jansson.h>
+
+#define CONTEXT_MAX_ANCESTORS 256
+
+/* What the command line said; NULL (or 0) where it said nothing. */
+struct context_flags {
+	const char *branch, *commit, *commit_time, *base_branch;
+	long pr;
+};
+
+struct upload_context {
+	char *branch;
+	char *sha;
+	char *timestamp; /* committer time, RFC 3339 */
+	char **ancestors; /* nearest first, at most CONTEXT_MAX_ANCESTORS */
+	size_t nancestors;
+	long pr; /* 0: not a pull request */
+	char *base_branch;
+	const char *source; /* "flags", "GitHub Actions", "GitLab CI" or "git": where the commit came from */
+};
+
+/* Fills ctx from flags, the environment and the git repository in the
+ * current directory.  Returns 0, or -1 with *err saying what is missing
+ * and how to give it. */
+int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err);
+void context_release(struct upload_context *ctx);
+
+/* Sets report's context.branch, context.commit and context.pr. */
+void context_apply(const struct upload_context *ctx, json_t *report);
+
+#endif

@@ -1,0 +1,50 @@
+/* HTTP for bm-upload and bm-check, on libcurl: TLS verification on unless
+ * asked otherwise, connect and total timeouts, and retries with
+ * exponential backoff and jitter on what may pass (no answer, 5xx, 429,
+ * whose Retry-After is honoured).  A 4xx other than 429 is final at once.
+ *
+ * Call http_client_global_init() once in main() before any thread
+ * starts. */
+#ifndef BM_HTTP_CLIENT_H
+#define BM_HTTP_CLIENT_H
+
+#include <stddef.h>
+
+struct http_client_options {
+	const char *token;        /* sent as "Authorization: Bearer TOKEN", or NULL */
+	int insecure;             /* 1: no TLS certificate or host verification */
+	long connect_timeout_s;   /* 0: 10 */
+	long timeout_s;           /* the whole request; 0: 60 */
+	unsigned tries;           /* 0: 5 */
+	unsigned backoff_ms;      /* the first retry's delay; 0: 500; doubled each try, +-50% jitter */
+	unsigned max_backoff_ms;  /* 0: 30000 */
+	int quiet;                /* 1: no "retrying" lines on stderr */
+};
+
+struct http_answer {
+	long status; /* the HTTP status */
+	char *body;  /* NUL-terminated (the caller frees it with http_answer_release) */
+	size_t size;
+};
+
+/* Largest answer body read; a longer one is an error. */
+#define HTTP_CLIENT_MAX_ANSWER (64u << 20)
+
+void http_client_global_init(void);
+
+/* GETs url.  Returns 0 with *ans filled when an answer came (whatever its
+ * status: after the last try it may still be a 5xx or 429), or -1 with
+ * *err when none came (connection refused, timeout, TLS failure...). */
+int http_client_get(const char *url, const struct http_client_options *o, struct http_answer *ans, char **err);
+
+/* POSTs size bytes of JSON at body, gzip-compressed, to url; returns as
+ * http_client_get. */
+int http_client_post_json(const char *url, const char *body, size_t size, const struct http_client_options *o,
+			  struct http_answer *ans, char **err);
+
+/* Whether an answer's status is worth another try later (5xx, 429). */
+int http_status_transient(long status);
+
+void http_answer_release(struct http_answer *ans);
+
+#endif
