@@ -17,6 +17,11 @@
  * - JSON text is UTF-8, but symbol names and paths come from outside; every
  *   string goes through json_text, which replaces each bad byte by U+FFFD
  *   rather than dropping the string or failing the whole report.
+ * - An imported benchmark (bm-import) carries "metric", "value" and "unit"
+ *   (and maybe "extra_metrics") instead of simulated numbers, which are
+ *   then written as for a failed one.  The reader takes a non-null
+ *   "metric" as the sign of such a benchmark and then requires the metric
+ *   rather than events and cycles; every other report reads as before.
  * - A benchmark id is split into suite, name and tag as report.h says.  The
  *   tag is taken off first, so that a "::" inside it ("sort[std::vector]")
  *   is not mistaken for the suite separator.
@@ -94,6 +99,11 @@ static void benchmark_release(struct bm_benchmark *b)
 	free(b->reason);
 	syscalls_release(&b->syscalls);
 	json_decref(b->profile);
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		free(b->metrics[i].name);
+		free(b->metrics[i].unit);
+	}
+	free(b->metrics);
 }
 
 static void context_release(struct bm_context *c)
@@ -141,6 +151,13 @@ struct bm_benchmark *report_add_benchmark(struct bm_report *r)
 	struct bm_benchmark *b = &r->benchmarks[r->nbenchmarks++];
 	memset(b, 0, sizeof *b);
 	return b;
+}
+
+void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *unit, double value)
+{
+	assert(isfinite(value));
+	b->metrics = xreallocarray(b->metrics, b->nmetrics + 1, sizeof *b->metrics);
+	b->metrics[b->nmetrics++] = (struct bm_metric){xstrdup(name), xstrdup(unit), value};
 }
 
 /* Where the tag of id (of length len) begins: the index of the '[' that
@@ -325,10 +342,33 @@ json_t *syscalls_to_json(const struct bm_syscalls *s)
 	return j;
 }
 
+static json_t *metric_json(const struct bm_metric *m)
+{
+	json_t *j = need(json_object());
+	put(j, "metric", json_text(m->name));
+	put(j, "value", jreal(m->value));
+	put(j, "unit", json_text(m->unit));
+	return j;
+}
+
+/* The metrics of an imported benchmark into its object j. */
+static void metrics_json(json_t *j, const struct bm_benchmark *b)
+{
+	put(j, "metric", json_text(b->metrics[0].name));
+	put(j, "value", jreal(b->metrics[0].value));
+	put(j, "unit", json_text(b->metrics[0].unit));
+	if (b->nmetrics < 2)
+		return;
+	json_t *extra = need(json_array());
+	for (size_t i = 1; i < b->nmetrics; i++)
+		append(extra, metric_json(&b->metrics[i]));
+	put(j, "extra_metrics", extra);
+}
+
 static json_t *benchmark_json(const struct bm_benchmark *b)
 {
 	json_t *j = need(json_object()), *ev = need(json_object());
-	int ok = b->status == BM_STATUS_OK;
+	int imported = b->nmetrics > 0, ok = b->status == BM_STATUS_OK && !imported;
 	assert((size_t)b->status < NSTATUS);
 	put(j, "id", json_text(b->id));
 	put(j, "suite", json_text(b->suite));
@@ -345,6 +385,8 @@ static json_t *benchmark_json(const struct bm_benchmark *b)
 	put(j, "speed", ok ? jreal(b->speed) : json_null());
 	put(j, "syscalls", ok ? syscalls_to_json(&b->syscalls) : json_null());
 	put(j, "profile", b->profile ? json_incref(b->profile) : json_null());
+	if (imported)
+		metrics_json(j, b);
 	return j;
 }
 
@@ -776,6 +818,36 @@ static int read_id_parts(const json_t *o, const char *at, struct bm_benchmark *b
 	return 0;
 }
 
+/* One metric of an imported benchmark: "metric", "value" and "unit" of o. */
+static int read_metric(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
+{
+	const char *name, *unit;
+	const json_t *v = json_object_get(o, "value");
+	if (get_string(o, at, "metric", REQUIRED | NONEMPTY, &name, err) ||
+	    get_string(o, at, "unit", REQUIRED, &unit, err))
+		return -1;
+	if (!v)
+		return missing(err, at, "value");
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return wrong(err, at, "value", "a finite number");
+	benchmark_add_metric(b, name, unit, json_number_value(v));
+	return 0;
+}
+
+static int read_metrics(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
+{
+	json_t *a, *e;
+	char eat[FIELD_MAX];
+	if (read_metric(o, at, b, err) || get_array(o, at, "extra_metrics", OPTIONAL, &a, err))
+		return -1;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		element_path(eat, at, "extra_metrics", i);
+		if (get_element(a, i, at, "extra_metrics", &e, err) || read_metric(e, eat, b, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int read_benchmark(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
 {
 	const char *id;
@@ -788,6 +860,9 @@ static int read_benchmark(const json_t *o, const char *at, struct bm_benchmark *
 	    get_object(o, at, "profile", OPTIONAL, &profile, err))
 		return -1;
 	b->profile = profile ? json_incref(profile) : NULL;
+	const json_t *metric = json_object_get(o, "metric");
+	if (metric && !json_is_null(metric))
+		return b->status == BM_STATUS_OK ? read_metrics(o, at, b, err) : 0;
 	if (b->status != BM_STATUS_OK)
 		return 0;
 	if (get_object(o, at, "events", REQUIRED, &ev, err) || read_events(ev, at, &b->events, err) ||

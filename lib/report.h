@@ -43,6 +43,15 @@ struct bm_syscalls {
 	size_t nby_function;
 };
 
+/* A number another suite's harness measured, named after its source
+ * ("walltime", "cpu_time", "InstructionReads", Chromium's units): what
+ * bm-import puts in a report instead of simulated events. */
+struct bm_metric {
+	char *name;
+	char *unit; /* "s", "bytes", ... */
+	double value; /* finite */
+};
+
 struct bm_benchmark {
 	char *id;    /* "suite::name[tag]" */
 	char *suite; /* or NULL */
@@ -56,6 +65,12 @@ struct bm_benchmark {
 	double time_s, speed;
 	struct bm_syscalls syscalls;
 	json_t *profile; /* the profile object as bm-profile builds it, or NULL */
+	/* Imported measurements, or none: a benchmark of an ok status has
+	 * either these or the simulated numbers above, never both.
+	 * metrics[0] is the benchmark's value ("metric", "value" and "unit"
+	 * in JSON); the others are its "extra_metrics". */
+	struct bm_metric *metrics;
+	size_t nmetrics;
 };
 
 struct bm_cache_geometry {
@@ -115,6 +130,9 @@ void syscalls_release(struct bm_syscalls *s);
 /* Appends a zeroed benchmark owned by r and returns it; the pointer is
  * valid until the next report_add_benchmark. */
 struct bm_benchmark *report_add_benchmark(struct bm_report *r);
+
+/* Appends a metric to b (copies of name and unit); value must be finite. */
+void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *unit, double value);
 
 /* Sets b's id and derives suite, name and tag from it: "s::n[t]" gives
  * suite "s", name "n", tag "t"; without "::" the suite is NULL, without a

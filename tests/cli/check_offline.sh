@@ -1,0 +1,146 @@
+#!/bin/sh
+# bm-check --base --head: the seed's worked examples, failed benchmarks,
+# reports that cannot be compared, bad input, the table, the Markdown
+# summary (golden files) and Chromium-style expectations.
+. "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/cli/server_lib.sh"
+
+BM_CHECK="$top_builddir/uploader/bm-check"
+golden="$top_srcdir/tests/cli/data/check"
+unset GITHUB_STEP_SUMMARY BM_PROJECT
+cd "$scratch" || exit 1
+
+# bmc ARGS...: runs bm-check; stdout to out, stderr to err, prints the
+# exit code.  (BM_SERVER is server_lib.sh's path to bm-server, not a URL.)
+bmc() {
+	env -u BM_SERVER "$BM_CHECK" "$@" >out 2>err
+	echo $?
+}
+
+# -- the seed's three worked examples (SPEC 4.1) --
+make_report w0.json main e0e0e0 2026-11-01T10:00:00Z "" 100,100,100
+make_report w1.json main e1e1e1 2026-11-02T10:00:00Z e0e0e0 110,100,70
+make_report w2.json main e2e2e2 2026-11-03T10:00:00Z e0e0e0 110,130,80
+check_eq "[0.1, 0, -0.3], t = 0.25: -0.3, a regression, exit 1" \
+	"1|commit impact: -30.00% (threshold 25%)|verdict: regression" \
+	"$(bmc --base w0.json --head w1.json --threshold 0.25)|$(sed -n 3,4p out | paste -sd'|')"
+check_eq "the baseline is named with the reason it was chosen" \
+	"commit e1e1e1 on x86_64-debian-12-gcc-12.2.0|baseline: e0e0e0 (the report 'w0.json' given with --base)" \
+	"$(sed -n 1,2p out | paste -sd'|')"
+check_eq "the table: worst first, signed percentages, speeds with units" \
+	"benchmark  base speed   speed   impact|suite::b3      100 /s   70 /s  -30.00%|suite::b1      100 /s  110 /s  +10.00%|1 unchanged" \
+	"$(sed -n '6,$p' out | paste -sd'|')"
+check_eq "[0.1, 0.3, -0.2], t = 0.25: 0.3, an improvement, exit 0" \
+	"0|commit impact: +30.00% (threshold 25%)|verdict: improvement" \
+	"$(bmc --base w0.json --head w2.json --threshold 0.25)|$(sed -n 3,4p out | paste -sd'|')"
+check_eq "[0.1, 0.3, -0.2], t = 0.5: the geometric mean ~0.0459, neutral, exit 0" \
+	"0|commit impact: +4.59% (threshold 50%)|verdict: neutral" \
+	"$(bmc --base w0.json --head w2.json --threshold 0.5)|$(sed -n 3,4p out | paste -sd'|')"
+check_eq "the default threshold is 0.10" "1|commit impact: -20.00% (threshold 10%)" \
+	"$(bmc --base w0.json --head w2.json)|$(sed -n 3p out)"
+check_eq "nothing on stderr when all went well" "" "$(cat err)"
+
+# -- failed benchmarks --
+make_report f1.json main f1f1f1 2026-11-02T10:00:00Z e0e0e0 200,-,100
+check_eq "a failed benchmark: exit 1, verdict failed, listed first with its reason" \
+	"1|verdict: failed|suite::b2      100 /s       -    failed|suite::b2 failed: killed by signal 11 (Segmentation fault)" \
+	"$(bmc --base w0.json --head f1.json)|$(sed -n 4p out)|$(sed -n 7p out)|$(tail -n 1 out)"
+
+# -- reports that are not compared --
+make_report m2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50 model=bm-model/2
+no_model="no baseline: 'w0.json' was measured with another cost model (bm-model/1 there, bm-model/2 here); only reports with the same model and platform are compared — nothing was compared"
+check_eq "another cost model: no baseline, exit 0, and why on stdout" "0|$no_model|verdict: no-baseline" \
+	"$(bmc --base w0.json --head m2.json)|$(sed -n 2,3p out | paste -sd'|')"
+check_eq "... and as a warning on stderr" "bm-check: warning: $no_model" "$(cat err)"
+make_report a2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50 arch=aarch64
+check "another platform: no baseline, and why" \
+	test "$(bmc --base w0.json --head a2.json) $(sed -n 2p out)" = "0 no baseline: 'w0.json' was measured on another platform (x86_64, Debian 12, GCC 12.2.0 there, aarch64, Debian 12, GCC 12.2.0 here); only reports with the same model and platform are compared — nothing was compared"
+
+# -- errors: exit 2 with a clear message --
+check_eq "a missing file: exit 2" "2 bm-check: cannot open 'nope.json': No such file or directory" \
+	"$(bmc --base nope.json --head w1.json) $(cat err)"
+printf '{"schema": "bm-report/1",\n' >bad.json
+check_eq "malformed JSON: exit 2, with the file, line and column" \
+	"2 bm-check: bad.json:2:0: string or '}' expected near end of file" "$(bmc --base w0.json --head bad.json) $(cat err)"
+echo '{"schema": "bm-report/9"}' >schema.json
+check_eq "another schema: exit 2, naming the file" "2 bm-check: schema.json: " \
+	"$(bmc --base w0.json --head schema.json) $(cut -c1-23 err)"
+check_eq "--base without --head: usage, exit 2" "2 bm-check: --base needs --head" "$(bmc --base w0.json) $(head -n 1 err)"
+check_eq "a threshold out of range: exit 2" "2 bm-check: --threshold needs a number from 0 to 0.5, not '0.9'" \
+	"$(bmc --base w0.json --head w1.json --threshold 0.9) $(cat err)"
+check_eq "online without a server: exit 2 and what to set" \
+	"2 bm-check: no server: give --server URL or set BM_SERVER (or compare files with --base and --head)" \
+	"$(bmc) $(head -n 1 err)"
+
+# -- unchanged benchmarks are collapsed into one line --
+make_report u0.json main u0u0u0 2026-11-01T10:00:00Z "" 100,100,100,100,100
+make_report u1.json main u1u1u1 2026-11-02T10:00:00Z u0u0u0 100,100.05,99.95,100,90
+check_eq "|impact| below 0.1% or 0: one line 'N unchanged'" "0|suite::b5      100 /s  90 /s  -10.00%|4 unchanged" \
+	"$(bmc --base u0.json --head u1.json)|$(sed -n '7,$p' out | paste -sd'|')"
+
+# -- the Markdown summary (golden files) --
+make_report g0.json main 0a0a0a 2026-11-01T10:00:00Z "" 100,100,100,100,100,1000000 \
+	'ids=sort::a|b<c>&d,sort::quick_sort[n=1000],sort::same,parse::json,parse::gone,io::big'
+make_report g1.json main 1b1b1b 2026-11-02T10:00:00Z 0a0a0a 80,125,100,-,250,2500000 \
+	'ids=sort::a|b<c>&d,sort::quick_sort[n=1000],sort::same,parse::json,parse::new
+line,io::big'
+check_eq "--markdown: exit 1 (a failed benchmark), written" "1" "$(bmc --base g0.json --head g1.json --markdown summary.md)"
+check_output "--markdown: the summary, byte for byte" "$golden/summary.md" summary.md
+check_output "the text table for the same reports" "$golden/summary.txt" out
+printf 'earlier step\n' >step.md
+GITHUB_STEP_SUMMARY="$scratch/step.md" "$BM_CHECK" --base g0.json --head g1.json >/dev/null 2>&1
+GITHUB_STEP_SUMMARY="$scratch/step.md" "$BM_CHECK" --base w0.json --head w2.json --threshold 0.25 >/dev/null 2>&1
+{
+	printf 'earlier step\n'
+	cat "$golden/summary.md" "$golden/improvement.md"
+} >step.expected
+check_output "GITHUB_STEP_SUMMARY: each check appended after what was there" step.expected step.md
+bmc --base w0.json --head m2.json --markdown nobase.md >/dev/null
+check_output "--markdown without a baseline says so" "$golden/no-baseline.md" nobase.md
+check_eq "--markdown into a missing directory: exit 2" "2" "$(bmc --base w0.json --head w1.json --markdown no/such/dir.md)"
+
+# -- expectations (Chromium style) --
+make_report x0.json main 0c0c0c 2026-11-01T10:00:00Z "" 100,100,100,100,100 ids=sort::a,sort::b,sort::c,sort::d,sort::e
+make_report x1.json main 1c1c1c 2026-11-02T10:00:00Z 0c0c0c 80,120,97,100,100 ids=sort::a,sort::b,sort::c,sort::d,sort::e
+make_report x2.json main 2c2c2c 2026-11-02T10:00:00Z 0c0c0c 80,120,97,100,- ids=sort::a,sort::b,sort::c,sort::d,sort::e
+cat >exp.json <<'EOF'
+{"x86_64-debian-12-gcc-12.2.0/sort/a/speed": {"improve": 0.05, "regress": -0.05},
+ "*/sort/b/speed": {"improve": 0.05, "regress": -0.05},
+ "x86_64-debian-12-gcc-12.2.0/sort/c/speed": {"improve": 0.1, "regress": -0.1},
+ "aarch64-debian-12-gcc-12.2.0/sort/d/speed": {"improve": 0.1, "regress": -0.1},
+ "load": true}
+EOF
+check_eq "expectations: a regression beyond 'regress' is FAILURE, exit 1" "1" "$(bmc --base x0.json --head x1.json --expectations exp.json)"
+check_output "expectations: FAILURE, WARNING (update them), SUCCESS; unlisted ones not shown" \
+	"$golden/expectations.txt" out
+sed 's|"improve": 0.05, "regress": -0.05}|"improve": 0.05, "regress": -0.25}|' exp.json >exp2.json
+check_eq "expectations decide for the benchmarks they list: -20% within -25%, exit 0" \
+	"0|verdict: regression|expectations (exp2.json): WARNING, 3 of 5 benchmarks judged|SUCCESS  x86_64-debian-12-gcc-12.2.0/sort/a/speed: impact -20.00% is within [-25.00%, +5.00%]" \
+	"$(bmc --base x0.json --head x1.json --expectations exp2.json)|$(sed -n 4p out)|$(grep '^expectations' out)|$(grep 'sort/a/speed' out | sed 's/^ *//')"
+check_eq "expectations: a failed benchmark is FAILURE even when unlisted, exit 1" "1|FAILURE  sort::e: failed: killed by signal 11 (Segmentation fault)" \
+	"$(bmc --base x0.json --head x2.json --expectations exp2.json)|$(grep 'sort::e: failed' out | sed 's/^ *//')"
+make_report x3.json main 3c3c3c 2026-11-02T10:00:00Z 0c0c0c 100,100,100,85,100 ids=sort::a,sort::b,sort::c,sort::d,sort::e
+check_eq "expectations: an unlisted benchmark's regression is still judged by the threshold" "1" \
+	"$(bmc --base x0.json --head x3.json --expectations exp2.json)"
+check_output "expectations in the Markdown summary" "$golden/expectations.md" \
+	"$(bmc --base x0.json --head x1.json --expectations exp.json --markdown exp.md >/dev/null; echo exp.md)"
+printf '{"load": true, "x86_64-debian-12-gcc-12.2.0/sort/a/speed": {"improve": 0.05}}\n' >broken.json
+check_eq "a malformed expectations file: a warning naming the problem, the check goes on" \
+	"1|bm-check: warning: broken.json: key 'x86_64-debian-12-gcc-12.2.0/sort/a/speed': 'regress' must be a number (an impact fraction); going on without expectations|0" \
+	"$(bmc --base x0.json --head x1.json --expectations broken.json)|$(cat err)|$(grep -c '^expectations' out)"
+printf '{"load": true, "x/sort/a/cycles": {"improve": 0.05, "regress": -0.05}}\n' >metric.json
+check_eq "expectations on another metric: a warning" \
+	"bm-check: warning: metric.json: key 'x/sort/a/cycles': metric 'cycles' is not one bm-check gates on (only 'speed'); going on without expectations" \
+	"$(bmc --base x0.json --head x1.json --expectations metric.json >/dev/null; cat err)"
+printf '{"load": tru' >syntax.json
+check "expectations that are not JSON: a warning with the line" \
+	sh -c "'$BM_CHECK' --base x0.json --head x1.json --expectations syntax.json 2>&1 >/dev/null | grep -q '^bm-check: warning: syntax.json:1:'"
+grep -v '"load"' exp.json | sed '$ s/,$/}/' >noload.json
+check_eq "expectations without \"load\": true are ignored, with a warning" \
+	"1|bm-check: warning: noload.json: no \"load\": true, so the expectations are not loaded; going on without expectations" \
+	"$(bmc --base x0.json --head x1.json --expectations noload.json)|$(cat err)"
+check_eq "a missing expectations file: a warning" \
+	"bm-check: warning: cannot open 'none.json': No such file or directory; going on without expectations" \
+	"$(bmc --base x0.json --head x1.json --expectations none.json >/dev/null; cat err)"
+
+done_testing

@@ -1,0 +1,372 @@
+/* bm-check: the pull-request check (SPEC 3.2).
+ *
+ *   bm-check --base BASE.json --head HEAD.json [options]     (offline)
+ *   bm-check [--server URL --project NAME] [--commit SHA] [--pr N] [options]
+ *
+ * Offline it compares two reports with lib/compare.c, as the server
+ * would; online it asks bm-server for the commit's report against its
+ * baseline.  Either way it prints the verdict and a table, writes a
+ * Markdown summary, judges Chromium-style expectations and can post a
+ * GitHub commit status.  Exit: 0 no regression beyond the threshold; 1 a
+ * regression or a failed benchmark; 2 a usage or environment error. */
+#include "config.h"
+
+#include "atomic_file.h"
+#include "check.h"
+#include "check_output.h"
+#include "expectations.h"
+#include "github_status.h"
+#include "http_client.h"
+#include "log.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: bm-check --base BASE.json --head HEAD.json [OPTIONS]\n"
+	"       bm-check [--server URL --project NAME] [--commit SHA] [--pr N] [OPTIONS]\n"
+	"\n"
+	"  --base FILE          offline: the baseline's report\n"
+	"  --head FILE          offline: the commit's report\n"
+	"  --server URL         bm-server's address (or BM_SERVER)\n"
+	"  --project NAME       the project (or BM_PROJECT)\n"
+	"  --commit SHA         the commit to check (default: git rev-parse HEAD)\n"
+	"  --pr N               the pull request the commit's run was uploaded for\n"
+	"  --threshold T        the regression threshold, 0 to 0.5 (default: the\n"
+	"                       project's online, 0.10 offline)\n"
+	"  --markdown FILE      write the Markdown summary to FILE (it is also\n"
+	"                       appended to $GITHUB_STEP_SUMMARY when that is set)\n"
+	"  --expectations FILE  judge Chromium-style expectations (see docs/bm-check.md)\n"
+	"  --github-status      post a commit status to GitHub (GITHUB_TOKEN,\n"
+	"                       GITHUB_REPOSITORY, GITHUB_API_URL)\n"
+	"  --status-sha SHA     the commit the status goes on (default: the commit checked)\n"
+	"  --tries N            tries to reach the server (default 3)\n"
+	"  --insecure           do not verify the server's TLS certificate\n";
+
+struct options {
+	const char *base, *head, *server, *project, *commit, *status_sha, *markdown, *expectations;
+	long pr;
+	int has_threshold, github_status;
+	double threshold;
+	struct http_client_options http;
+};
+
+enum { OPT_BASE = 256, OPT_HEAD, OPT_SERVER, OPT_PROJECT, OPT_COMMIT, OPT_PR, OPT_THRESHOLD, OPT_MARKDOWN,
+       OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE };
+
+static const struct option long_options[] = {
+	{"base", required_argument, NULL, OPT_BASE},
+	{"head", required_argument, NULL, OPT_HEAD},
+	{"server", required_argument, NULL, OPT_SERVER},
+	{"project", required_argument, NULL, OPT_PROJECT},
+	{"commit", required_argument, NULL, OPT_COMMIT},
+	{"pr", required_argument, NULL, OPT_PR},
+	{"threshold", required_argument, NULL, OPT_THRESHOLD},
+	{"markdown", required_argument, NULL, OPT_MARKDOWN},
+	{"expectations", required_argument, NULL, OPT_EXPECTATIONS},
+	{"github-status", no_argument, NULL, OPT_GITHUB_STATUS},
+	{"status-sha", required_argument, NULL, OPT_STATUS_SHA},
+	{"tries", required_argument, NULL, OPT_TRIES},
+	{"insecure", no_argument, NULL, OPT_INSECURE},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int usage_error(const char *msg)
+{
+	log_error("%s", msg);
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+/* A number from min to max, or -1 after saying why. */
+static int number(const char *opt, const char *arg, double min, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= min && v <= max)) {
+		log_error("%s needs a number from %g to %g, not '%s'", opt, min, max, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Fills o from argv and the environment; returns 0, or the exit code. */
+static int parse(int argc, char **argv, struct options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->http.tries = 3;
+	o->http.quiet = 0;
+	int c;
+	double x;
+	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_BASE: o->base = optarg; break;
+		case OPT_HEAD: o->head = optarg; break;
+		case OPT_SERVER: o->server = optarg; break;
+		case OPT_PROJECT: o->project = optarg; break;
+		case OPT_COMMIT: o->commit = optarg; break;
+		case OPT_STATUS_SHA: o->status_sha = optarg; break;
+		case OPT_MARKDOWN: o->markdown = optarg; break;
+		case OPT_EXPECTATIONS: o->expectations = optarg; break;
+		case OPT_GITHUB_STATUS: o->github_status = 1; break;
+		case OPT_INSECURE: o->http.insecure = 1; break;
+		case OPT_PR:
+			if (number("--pr", optarg, 1, 2147483647, &x) || x != floor(x))
+				return 2;
+			o->pr = (long)x;
+			break;
+		case OPT_TRIES:
+			if (number("--tries", optarg, 1, 100, &x) || x != floor(x))
+				return 2;
+			o->http.tries = (unsigned)x;
+			break;
+		case OPT_THRESHOLD:
+			if (number("--threshold", optarg, 0, 0.5, &o->threshold))
+				return 2;
+			o->has_threshold = 1;
+			break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected arguments (reports are given with --base and --head)");
+	if (o->base || o->head) {
+		if (!o->base || !o->head)
+			return usage_error(o->base ? "--base needs --head" : "--head needs --base");
+		if (o->server || o->project || o->pr)
+			return usage_error("--base and --head compare two files: --server, --project and --pr do not apply");
+		return 0;
+	}
+	if (!o->server && !(o->server = getenv("BM_SERVER")))
+		return usage_error("no server: give --server URL or set BM_SERVER (or compare files with --base and --head)");
+	if (!o->project && !(o->project = getenv("BM_PROJECT")))
+		return usage_error("no project: give --project NAME or set BM_PROJECT");
+	return 0;
+}
+
+/* HEAD's SHA from git in the current directory, or NULL. */
+static char *git_head(void)
+{
+	FILE *p = popen("git rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null", "r");
+	if (!p)
+		return NULL;
+	char line[128] = "";
+	int got = fgets(line, sizeof line, p) != NULL;
+	int rc = pclose(p);
+	line[strcspn(line, "\r\n")] = '\0';
+	return got && rc == 0 && *line ? xstrdup(line) : NULL;
+}
+
+/* s percent-encoded as one URL path segment; newly allocated. */
+static char *url_segment(const char *s)
+{
+	char *out = xmalloc(3 * strlen(s) + 1), *p = out;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-._~", *c))
+			*p++ = (char)*c;
+		else
+			p += sprintf(p, "%%%02X", *c);
+	*p = '\0';
+	return out;
+}
+
+/* The server's URL without trailing slashes (a new string). */
+static char *server_base(const char *server)
+{
+	size_t n = strlen(server);
+	while (n && server[n - 1] == '/')
+		n--;
+	return xstrndup(server, n);
+}
+
+/* Asks the server for the commit's report; returns 0 or 2 (said why). */
+static int fetch(const struct options *o, const char *sha, struct check *c, char **why)
+{
+	char *base = server_base(o->server), *project = url_segment(o->project), *commit = url_segment(sha);
+	char *pr = o->pr ? xasprintf("?pr=%ld", o->pr) : xstrdup("");
+	char *url = xasprintf("%s/api/v1/projects/%s/commits/%s/report%s", base, project, commit, pr), *err = NULL;
+	struct http_answer ans = {0};
+	int rc = 2;
+	if (http_client_get(url, &o->http, &ans, &err)) {
+		*why = err;
+	} else if (ans.status != 200) {
+		json_t *j = json_loads(ans.body, 0, NULL);
+		const char *msg = json_string_value(json_object_get(j, "error"));
+		*why = ans.status == 404 && msg ? xstrdup(msg)
+						: xasprintf("the server answered %ld for %s: %s", ans.status, url, msg ? msg : ans.body);
+		json_decref(j);
+	} else if (check_from_answer(c, ans.body, ans.size, &err)) {
+		*why = xasprintf("%s: %s", url, err);
+		free(err);
+	} else {
+		c->report_url = xasprintf("%s/projects/%s/commits/%s%s", base, project, commit, pr);
+		rc = 0;
+	}
+	http_answer_release(&ans);
+	free(url);
+	free(pr);
+	free(commit);
+	free(project);
+	free(base);
+	return rc;
+}
+
+/* The Markdown summary to $GITHUB_STEP_SUMMARY (appended) and --markdown
+ * (replaced atomically); returns 0 or 2 (said why). */
+static int write_markdown(const struct options *o, const struct check *c, const struct check_expected *x)
+{
+	const char *summary = getenv("GITHUB_STEP_SUMMARY");
+	if (summary && *summary) {
+		FILE *f = fopen(summary, "a");
+		if (!f) {
+			log_error("cannot open '%s' (GITHUB_STEP_SUMMARY): %s", summary, strerror(errno));
+			return 2;
+		}
+		check_print_markdown(f, c, x);
+		if (ferror(f) | fclose(f)) {
+			log_error("cannot write '%s' (GITHUB_STEP_SUMMARY): %s", summary, strerror(errno));
+			return 2;
+		}
+	}
+	if (o->markdown) {
+		char *err = NULL;
+		struct atomic_file *af = atomic_file_open(o->markdown, &err);
+		if (af) {
+			check_print_markdown(atomic_file_stream(af), c, x);
+			if (!atomic_file_commit(af, &err))
+				return 0;
+		}
+		log_error("%s", err);
+		free(err);
+		return 2;
+	}
+	return 0;
+}
+
+/* Checks that a status can be posted before anything else is done. */
+static int github_ready(const struct options *o)
+{
+	if (!o->github_status)
+		return 0;
+	const char *token = getenv("GITHUB_TOKEN"), *repo = getenv("GITHUB_REPOSITORY");
+	if (token && *token && repo && strchr(repo, '/'))
+		return 0;
+	log_error("--github-status needs %s%s%s", !(token && *token) ? "GITHUB_TOKEN (a token that may write statuses)" : "",
+		  !(token && *token) && !(repo && strchr(repo, '/')) ? " and " : "",
+		  !(repo && strchr(repo, '/')) ? "GITHUB_REPOSITORY (OWNER/REPO)" : "");
+	return 2;
+}
+
+/* Posts the status; returns 0 or 2 (said why). */
+static int post_status(const struct options *o, const char *sha, const char *state, const char *description,
+		       const char *target_url)
+{
+	const char *api = getenv("GITHUB_API_URL");
+	struct github_status s = {
+		.api_url = api && *api ? api : "https://api.github.com",
+		.repository = getenv("GITHUB_REPOSITORY"),
+		.token = getenv("GITHUB_TOKEN"),
+		.sha = o->status_sha ? o->status_sha : sha,
+		.state = state,
+		.description = description,
+		.target_url = target_url,
+	};
+	char *err = NULL;
+	if (!s.sha) {
+		log_error("--github-status: no commit to post the status on (give --commit or --status-sha)");
+		return 2;
+	}
+	if (github_status_post(&s, &err)) {
+		log_error("cannot post the commit status: %s", err);
+		free(err);
+		return 2;
+	}
+	fprintf(stderr, "%s: posted status '%s' on %s to %s\n", log_progname(), state, s.sha, s.repository);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct check c = {0};
+	char *sha = NULL, *why = NULL;
+	int rc = 2;
+	log_set_progname(argv[0]);
+	if ((rc = parse(argc, argv, &o)) || (rc = github_ready(&o)))
+		return rc;
+	http_client_global_init();
+
+	if (o.base) {
+		if (check_from_files(&c, o.base, o.head, o.has_threshold ? o.threshold : 0.10, &why)) {
+			log_error("%s", why);
+			free(why);
+			return 2;
+		}
+		if (o.commit) {
+			free(c.commit);
+			c.commit = xstrdup(o.commit);
+		}
+	} else {
+		sha = o.commit ? xstrdup(o.commit) : git_head();
+		if (!sha) {
+			log_error("cannot tell which commit to check: not in a git repository with a commit (give --commit SHA)");
+			return 2;
+		}
+		if (fetch(&o, sha, &c, &why)) {
+			log_error("%s", why);
+			if (o.github_status) {
+				char *d = xasprintf("bm-check could not get the report: %s", why);
+				post_status(&o, sha, "error", d, NULL);
+				free(d);
+			}
+			free(why);
+			free(sha);
+			return 2;
+		}
+		if (o.has_threshold)
+			check_set_threshold(&c, o.threshold);
+	}
+
+	struct expectations *e = NULL;
+	struct check_expected x, *xp = NULL;
+	if (o.expectations) {
+		if (!(e = expectations_load(o.expectations, &why))) {
+			log_warn("%s; going on without expectations", why);
+			free(why);
+		} else {
+			check_expected_init(&x, e, o.expectations, &c);
+			xp = &x;
+		}
+	}
+	if (!c.has_baseline) {
+		const char *r = c.baseline_reason;
+		log_warn("%s%s \xe2\x80\x94 nothing was compared", strncmp(r, "no baseline: ", 13) ? "no baseline: " : "", r);
+	}
+	check_print_text(stdout, &c, xp);
+	fflush(stdout);
+	rc = check_expected_exit_code(&c, xp);
+	if (write_markdown(&o, &c, xp))
+		rc = 2;
+	if (rc != 2 && o.github_status) {
+		char d[GITHUB_STATUS_MAX_DESCRIPTION + 1];
+		check_format_summary(d, GITHUB_STATUS_MAX_DESCRIPTION, &c);
+		if (post_status(&o, c.commit, rc ? "failure" : "success", d, c.report_url))
+			rc = 2;
+	}
+	if (xp)
+		check_expected_release(xp);
+	expectations_free(e);
+	check_release(&c);
+	free(sha);
+	return rc;
+}

@@ -1,0 +1,324 @@
+/* The check's data from report files or from the server: see check.h. */
+#include "config.h"
+
+#include "check.h"
+
+#include "error.h"
+#include "report.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+char *check_platform_key(const char *arch, const char *os, const char *compiler)
+{
+	const char *parts[] = {arch, os, compiler};
+	size_t len = 0;
+	for (size_t i = 0; i < 3; i++)
+		len += (parts[i] ? strlen(parts[i]) : 7) + 1;
+	char *key = xmalloc(len + 1), *p = key;
+	for (size_t i = 0; i < 3; i++) {
+		if (i)
+			*p++ = '-';
+		char *start = p;
+		for (const unsigned char *s = (const unsigned char *)(parts[i] ? parts[i] : "unknown"); *s; s++) {
+			unsigned char ch = (unsigned char)tolower(*s);
+			if (isalnum(ch) || strchr("._+", ch))
+				*p++ = (char)ch;
+			else if (p > start && p[-1] != '-')
+				*p++ = '-';
+		}
+		while (p > start && p[-1] == '-')
+			p--;
+		if (p == start)
+			p += sprintf(p, "unknown");
+	}
+	*p = '\0';
+	return key;
+}
+
+int check_row_unchanged(const struct check_row *r)
+{
+	return r->has_impact && !strcmp(r->status, "ok") && fabs(r->impact) < CHECK_UNCHANGED;
+}
+
+int check_exit_code(const struct check *c)
+{
+	return c->verdict == VERDICT_FAILED || c->verdict == VERDICT_REGRESSION;
+}
+
+void check_release(struct check *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		free(c->rows[i].id);
+		free(c->rows[i].status);
+		free(c->rows[i].reason);
+	}
+	free(c->rows);
+	free(c->commit);
+	free(c->platform);
+	free(c->baseline);
+	free(c->baseline_reason);
+	free(c->report_url);
+	memset(c, 0, sizeof *c);
+}
+
+static enum bm_status status_of(const char *name)
+{
+	return !strcmp(name, "ok") ? BM_STATUS_OK : !strcmp(name, "failed") ? BM_STATUS_FAILED : BM_STATUS_SKIPPED;
+}
+
+void check_verdict_of(const struct check *c, const unsigned char *keep, enum verdict *v, int *has_impact,
+		      double *impact)
+{
+	/* The rows back into both sides' results, so that lib/compare.c
+	 * decides exactly as it does on the server. */
+	struct result *head = xcalloc(c->nrows + 1, sizeof *head), *base = xcalloc(c->nrows + 1, sizeof *base);
+	size_t nhead = 0, nbase = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct check_row *r = &c->rows[i];
+		if (keep && !keep[i])
+			continue;
+		if (strcmp(r->status, "missing"))
+			head[nhead++] = (struct result){.id = r->id, .status = status_of(r->status), .speed = r->speed};
+		if (r->has_base)
+			base[nbase++] = (struct result){.id = r->id, .status = BM_STATUS_OK, .speed = r->base_speed};
+	}
+	struct comparison cmp;
+	comparison_build(&cmp, head, nhead, c->has_baseline ? base : NULL, nbase, c->threshold);
+	*v = cmp.verdict;
+	*has_impact = cmp.has_commit_impact;
+	*impact = cmp.commit_impact;
+	comparison_release(&cmp);
+	free(head);
+	free(base);
+}
+
+void check_set_threshold(struct check *c, double t)
+{
+	c->threshold = t;
+	check_verdict_of(c, NULL, &c->verdict, &c->has_commit_impact, &c->commit_impact);
+}
+
+/* Offline ----------------------------------------------------------------- */
+
+static struct result *as_results(const struct bm_report *r)
+{
+	struct result *x = xcalloc(r->nbenchmarks + 1, sizeof *x);
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		x[i] = (struct result){.id = r->benchmarks[i].id,
+				       .status = r->benchmarks[i].status,
+				       .speed = r->benchmarks[i].speed};
+	return x;
+}
+
+static char *platform_text(const struct bm_context *ctx)
+{
+	return xasprintf("%s, %s, %s", ctx->arch ? ctx->arch : "unknown arch", ctx->os ? ctx->os : "unknown OS",
+			 ctx->compiler ? ctx->compiler : "unknown compiler");
+}
+
+/* Why base is no baseline for head, or NULL when they are comparable. */
+static char *mismatch(const struct bm_report *base, const struct bm_report *head, const char *base_path)
+{
+	if (!same(base->model.id, head->model.id))
+		return xasprintf("no baseline: '%s' was measured with another cost model (%s there, %s here); only "
+				 "reports with the same model and platform are compared",
+				 base_path, base->model.id ? base->model.id : "none", head->model.id ? head->model.id : "none");
+	const struct bm_context *b = &base->context, *h = &head->context;
+	if (same(b->arch, h->arch) && same(b->os, h->os) && same(b->compiler, h->compiler))
+		return NULL;
+	char *there = platform_text(b), *here = platform_text(h);
+	char *why = xasprintf("no baseline: '%s' was measured on another platform (%s there, %s here); only reports "
+			      "with the same model and platform are compared",
+			      base_path, there, here);
+	free(there);
+	free(here);
+	return why;
+}
+
+static const struct bm_benchmark *find_benchmark(const struct bm_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		if (!strcmp(r->benchmarks[i].id, id))
+			return &r->benchmarks[i];
+	return NULL;
+}
+
+int check_from_files(struct check *c, const char *base_path, const char *head_path, double t, char **err)
+{
+	struct bm_report base, head;
+	memset(c, 0, sizeof *c);
+	if (report_read_file(head_path, &head, err))
+		return -1;
+	if (report_read_file(base_path, &base, err)) {
+		report_release(&head);
+		return -1;
+	}
+	char *why = mismatch(&base, &head, base_path);
+	struct result *h = as_results(&head), *b = why ? NULL : as_results(&base);
+	struct comparison cmp;
+	comparison_build(&cmp, h, head.nbenchmarks, b, base.nbenchmarks, t);
+
+	c->commit = dup_or_null(head.context.commit ? head.context.commit->sha : NULL);
+	c->platform = check_platform_key(head.context.arch, head.context.os, head.context.compiler);
+	c->has_baseline = !why;
+	if (!why) {
+		const char *sha = base.context.commit ? base.context.commit->sha : NULL;
+		c->baseline = xstrdup(sha ? sha : base_path);
+		c->baseline_reason = sha ? xasprintf("the report '%s' given with --base", base_path)
+					 : xasprintf("the report given with --base (it names no commit)");
+	} else {
+		c->baseline_reason = why;
+	}
+	c->threshold = t;
+	c->has_commit_impact = cmp.has_commit_impact;
+	c->commit_impact = cmp.commit_impact;
+	c->verdict = cmp.verdict;
+	c->rows = xcalloc(cmp.nrows + 1, sizeof *c->rows);
+	for (size_t i = 0; i < cmp.nrows; i++) {
+		const struct comparison_row *r = &cmp.rows[i];
+		struct check_row *o = &c->rows[c->nrows++];
+		const struct bm_benchmark *hb = r->in_head ? find_benchmark(&head, r->id) : NULL;
+		o->id = xstrdup(r->id);
+		o->status = xstrdup(r->in_head ? report_status_name(r->status) : "missing");
+		o->reason = dup_or_null(hb ? hb->reason : NULL);
+		o->has_speed = r->in_head && r->status == BM_STATUS_OK;
+		o->speed = r->speed;
+		o->has_base = r->has_base;
+		o->base_speed = r->base_speed;
+		o->has_impact = r->has_impact;
+		o->impact = r->impact;
+	}
+	comparison_release(&cmp);
+	free(h);
+	free(b);
+	report_release(&head);
+	report_release(&base);
+	return 0;
+}
+
+/* Online ------------------------------------------------------------------ */
+
+/* A number field that may be null: 1 with *x set, 0 for null or absent,
+ * -1 for another type. */
+static int optional_number(const json_t *o, const char *key, double *x)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return -1;
+	*x = json_number_value(v);
+	return 1;
+}
+
+static int verdict_of_name(const char *name, enum verdict *v)
+{
+	for (int i = VERDICT_REGRESSION; i <= VERDICT_FAILED; i++)
+		if (!strcmp(verdict_name((enum verdict)i), name)) {
+			*v = (enum verdict)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
+{
+	const char *id = json_string_value(json_object_get(b, "id"));
+	const char *status = json_string_value(json_object_get(b, "status"));
+	const json_t *reason = json_object_get(b, "reason");
+	if (!json_is_object(b))
+		return bm_error(err, "benchmarks[%zu]: expected an object", i);
+	if (!id)
+		return bm_error(err, "benchmarks[%zu].id: expected a string", i);
+	if (!status || (strcmp(status, "ok") && strcmp(status, "failed") && strcmp(status, "skipped") &&
+			strcmp(status, "missing")))
+		return bm_error(err, "benchmarks[%zu].status: expected \"ok\", \"failed\", \"skipped\" or \"missing\"", i);
+	if (reason && !json_is_null(reason) && !json_is_string(reason))
+		return bm_error(err, "benchmarks[%zu].reason: expected a string or null", i);
+	int hs = optional_number(b, "speed", &o->speed), hb = optional_number(b, "base_speed", &o->base_speed),
+	    hi = optional_number(b, "impact", &o->impact);
+	if (hs < 0 || hb < 0 || hi < 0)
+		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i,
+				hs < 0 ? "speed" : hb < 0 ? "base_speed" : "impact");
+	o->id = xstrdup(id);
+	o->status = xstrdup(status);
+	o->reason = dup_or_null(json_string_value(reason));
+	o->has_speed = hs;
+	o->has_base = hb;
+	o->has_impact = hi;
+	return 0;
+}
+
+static int from_json(struct check *c, const json_t *j, char **err)
+{
+	const char *commit = json_string_value(json_object_get(j, "commit"));
+	const char *verdict = json_string_value(json_object_get(j, "verdict"));
+	const char *reason = json_string_value(json_object_get(j, "baseline_reason"));
+	const json_t *baseline = json_object_get(j, "baseline"), *benchmarks = json_object_get(j, "benchmarks");
+	const json_t *platform = json_object_get(j, "platform");
+	if (!json_is_object(j))
+		return bm_error(err, "expected a JSON object");
+	if (!commit)
+		return bm_error(err, "commit: expected a string");
+	if (!verdict || verdict_of_name(verdict, &c->verdict))
+		return bm_error(err, "verdict: expected one of regression, improvement, neutral, no-baseline, failed");
+	if (!reason)
+		return bm_error(err, "baseline_reason: expected a string");
+	if (!json_is_null(baseline) && !json_is_string(json_object_get(baseline, "sha")))
+		return bm_error(err, "baseline.sha: expected a string (or baseline null)");
+	if (optional_number(j, "threshold", &c->threshold) != 1)
+		return bm_error(err, "threshold: expected a number");
+	int has = optional_number(j, "commit_impact", &c->commit_impact);
+	if (has < 0)
+		return bm_error(err, "commit_impact: expected a number or null");
+	if (!json_is_array(benchmarks))
+		return bm_error(err, "benchmarks: expected an array");
+	c->has_commit_impact = has;
+	c->commit = xstrdup(commit);
+	c->has_baseline = !json_is_null(baseline);
+	c->baseline = dup_or_null(json_string_value(json_object_get(baseline, "sha")));
+	c->baseline_reason = xstrdup(reason);
+	if (json_is_object(platform))
+		c->platform = check_platform_key(json_string_value(json_object_get(platform, "arch")),
+						 json_string_value(json_object_get(platform, "os")),
+						 json_string_value(json_object_get(platform, "compiler")));
+	size_t n = json_array_size(benchmarks);
+	c->rows = xcalloc(n + 1, sizeof *c->rows);
+	for (size_t i = 0; i < n; i++) {
+		if (read_row(json_array_get(benchmarks, i), i, &c->rows[c->nrows], err))
+			return -1;
+		c->nrows++;
+	}
+	return 0;
+}
+
+int check_from_answer(struct check *c, const char *text, size_t size, char **err)
+{
+	json_error_t je;
+	memset(c, 0, sizeof *c);
+	json_t *j = json_loadb(text, size, 0, &je);
+	if (!j)
+		return bm_error(err, "the server's answer is not JSON (line %d: %s)", je.line, je.text);
+	int rc = from_json(c, j, err);
+	json_decref(j);
+	if (rc) {
+		bm_error_prefix(err, "the server's answer");
+		check_release(c);
+	}
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* Chromium-style perf expectations (SPEC 3.2, seed 003): a JSON object
+ *
+ *   {"PLATFORM/SUITE/BENCHMARK/METRIC": {"improve": X, "regress": Y}, ...,
+ *    "load": true}
+ *
+ * with X and Y impact fractions (-0.05 is 5% slower).  PLATFORM is
+ * check_platform_key() of the report's platform ("x86_64-debian-12-gcc-12.2.0")
+ * or "*" for any; SUITE is the benchmark id before "::" (empty when it has
+ * none) and BENCHMARK the rest, tag included ("sort::qsort[n=1000]" is
+ * SUITE "sort", BENCHMARK "qsort[n=1000]"); METRIC is "speed", the only
+ * metric bm-check gates on.  Each benchmark gets a result:
+ *
+ *   failed (crash or timeout)         FAILURE
+ *   no entry                          UNLISTED (a success)
+ *   impact < regress                  FAILURE
+ *   impact > improve                  WARNING  (update your expectations)
+ *   listed but not run by the commit  WARNING
+ *   otherwise (or nothing compared)   SUCCESS */
+#ifndef BM_EXPECTATIONS_H
+#define BM_EXPECTATIONS_H
+
+#include "check.h"
+
+/* Largest expectations file read. */
+#define EXPECTATIONS_MAX_BYTES (16u << 20)
+
+enum expectation { EXPECT_UNLISTED, EXPECT_SUCCESS, EXPECT_WARNING, EXPECT_FAILURE };
+
+struct expectations;
+
+/* "unlisted", "SUCCESS", "WARNING" or "FAILURE". */
+const char *expectation_name(enum expectation e);
+
+/* Reads and validates the file at path.  Returns the expectations, or
+ * NULL with *why set when they are not to be used: an unreadable or
+ * malformed file (naming the problem: "'e.json': key 'a/b': 'regress'
+ * must be a number"), or one without "load": true.  Either is a warning
+ * for the caller, never an error: the check goes on without them. */
+struct expectations *expectations_load(const char *path, char **why);
+
+/* Judges one benchmark of a commit on platform (check_platform_key).
+ * *key is set to the entry's key (borrowed from e) or NULL; *note to a
+ * newly allocated explanation, or NULL for unlisted benchmarks. */
+enum expectation expectations_judge(const struct expectations *e, const char *platform, const struct check_row *r,
+				    const char **key, char **note);
+
+/* NULL is a no-op. */
+void expectations_free(struct expectations *e);
+
+#endif
