@@ -10,6 +10,7 @@
 
 #include "report.h"
 #include "upload_check.h"
+#include "url.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -50,7 +51,7 @@ void api_upload(struct request *req, struct response *res)
 		http_error(res, 500, "the run was not stored: %s", err);
 		free(err);
 	} else {
-		char *name = http_escape(req->project_name);
+		char *name = url_escape_segment(req->project_name);
 		char *url = xasprintf("%s/projects/%s/commits/%s", http_base_url(req), name, r.context.commit->sha);
 		if (r.context.pr) {
 			char *with_pr = xasprintf("%s?pr=%ld", url, r.context.pr->number);

@@ -107,21 +107,6 @@ static char *decode(const char *s, int plus)
 	return out;
 }
 
-char *http_escape(const char *s)
-{
-	size_t n = strlen(s);
-	char *out = xmalloc(3 * n + 1), *p = out;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("-._~", ch))
-			*p++ = (char)ch;
-		else
-			p += sprintf(p, "%%%02X", ch);
-	}
-	*p = '\0';
-	return out;
-}
-
 json_t *http_body_json(struct request *req, struct response *res)
 {
 	json_error_t jerr;

@@ -73,8 +73,6 @@ const char *http_header(struct request *req, const char *name);
 /* The base URL the client reached us at ("http://host:port"), for links;
  * owned by the request. */
 const char *http_base_url(struct request *req);
-/* s percent-encoded for a path segment (the caller owns it). */
-char *http_escape(const char *s);
 
 struct http_daemon;
 /* Starts serving on host:port (port 0: any free port) with threads

@@ -18,6 +18,7 @@
 #include "github_status.h"
 #include "http_client.h"
 #include "log.h"
+#include "url.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -167,19 +168,6 @@ static char *git_head(void)
 	return got && rc == 0 && *line ? xstrdup(line) : NULL;
 }
 
-/* s percent-encoded as one URL path segment; newly allocated. */
-static char *url_segment(const char *s)
-{
-	char *out = xmalloc(3 * strlen(s) + 1), *p = out;
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-._~", *c))
-			*p++ = (char)*c;
-		else
-			p += sprintf(p, "%%%02X", *c);
-	*p = '\0';
-	return out;
-}
-
 /* The server's URL without trailing slashes (a new string). */
 static char *server_base(const char *server)
 {
@@ -192,7 +180,7 @@ static char *server_base(const char *server)
 /* Asks the server for the commit's report; returns 0 or 2 (said why). */
 static int fetch(const struct options *o, const char *sha, struct check *c, char **why)
 {
-	char *base = server_base(o->server), *project = url_segment(o->project), *commit = url_segment(sha);
+	char *base = server_base(o->server), *project = url_escape_segment(o->project), *commit = url_escape_segment(sha);
 	char *pr = o->pr ? xasprintf("?pr=%ld", o->pr) : xstrdup("");
 	char *url = xasprintf("%s/api/v1/projects/%s/commits/%s/report%s", base, project, commit, pr), *err = NULL;
 	struct http_answer ans = {0};

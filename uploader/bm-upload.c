@@ -14,6 +14,7 @@
 #include "http_client.h"
 #include "log.h"
 #include "spool.h"
+#include "url.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -79,13 +80,7 @@ static char *runs_url(const char *server, const char *project)
 	size_t n = strlen(server);
 	while (n && server[n - 1] == '/')
 		n--;
-	char *name = xmalloc(3 * strlen(project) + 1), *p = name;
-	for (const unsigned char *s = (const unsigned char *)project; *s; s++)
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("-._~", *s))
-			*p++ = (char)*s;
-		else
-			p += sprintf(p, "%%%02X", *s);
-	*p = '\0';
+	char *name = url_escape_segment(project);
 	char *url = xasprintf("%.*s/api/v1/projects/%s/runs", (int)n, server, name);
 	free(name);
 	return url;
