@@ -495,7 +495,9 @@ static int add_result(struct xml *x)
 		return -1;
 	if (import_number(value, strlen(value), &v))
 		return fail_tag(x, "value: expected a number");
-	if (import_number(iterations, strlen(iterations), &n) || !(n >= 1) || n != (double)(long long)n)
+	/* Bounded before the cast: a double beyond 2^53 is no iteration count. */
+	if (import_number(iterations, strlen(iterations), &n) || !(n >= 1 && n <= 9007199254740992.0) ||
+	    n != (double)(long long)n)
 		return fail_tag(x, "iterations: expected a positive integer");
 	const char *name = metric, *unit = "count";
 	double scale = 1;

@@ -7,6 +7,7 @@
 
 BM_IMPORT="$top_builddir/uploader/bm-import"
 data="$top_srcdir/tests/cli/data/import"
+corpus="$top_srcdir/tests/fuzz/corpus/import_qtestlib"
 
 # rows REPORT: "id status metric value unit" per benchmark, values as %.6g.
 rows() {
@@ -75,6 +76,8 @@ bad "chromium: a bad number" chromium "$data/bad.txt" "bm-import: $data/bad.txt:
 printf '<TestCase name="t"><TestFunction name="f"><BenchmarkResult metric="M" value="1" iterations="1" tag="&bogus;"/></TestFunction></TestCase>' >"$scratch/ent.xml"
 bad "qtestlib: an unknown entity" qtestlib "$scratch/ent.xml" \
 	"bm-import: $scratch/ent.xml:1:101: unknown entity (only &amp; &lt; &gt; &quot; &apos; and &#N;)"
+bad "qtestlib: an iteration count beyond 2^53" qtestlib "$corpus/regress-huge-iterations.xml" \
+	"bm-import: $corpus/regress-huge-iterations.xml:1:43: iterations: expected a positive integer"
 printf '<TestCase name="t">\n<TestFunction name="f">\n</TestCase>\n' >"$scratch/nest.xml"
 bad "qtestlib: a mismatched end tag" qtestlib "$scratch/nest.xml" \
 	"bm-import: $scratch/nest.xml:3:1: '</TestCase>' does not close '<TestFunction>'"
