@@ -22,20 +22,64 @@ static json_t *number_or_null(int has, double x)
 	return has && isfinite(x) ? json_real(x) : json_null();
 }
 
-static json_t *benchmark_rows(const struct comparison *cmp, const struct store_result *head, size_t nhead)
+static int by_id(const void *key, const void *x)
+{
+	return strcmp(key, ((const struct store_result *)x)->id);
+}
+
+/* id's result among n sorted by id (the store's order), or NULL. */
+static const struct store_result *find(const struct store_result *x, size_t n, const char *id)
+{
+	return n ? bsearch(id, x, n, sizeof *x, by_id) : NULL;
+}
+
+/* What the speed was computed from, for bm-check's other gate metrics and
+ * for telling more instructions from more cache misses. */
+static void add_counts(json_t *row, const char *cycles_key, const char *events_key, const struct store_result *x)
+{
+	if (!x || x->status != BM_STATUS_OK || x->metric)
+		return;
+	if (x->has_cycles)
+		json_object_set_new(row, cycles_key, json_integer((json_int_t)x->cycles));
+	json_t *ev = json_object();
+	for (int e = 0; e < BM_EV_COUNT; e++)
+		if (events_has(&x->events, e))
+			json_object_set_new(ev, events_name(e), json_integer((json_int_t)x->events.v[e]));
+	json_object_set_new(row, events_key, ev);
+}
+
+/* An imported result's own figure, for showing: "metric", "unit",
+ * "value" and the baseline's "base_value" (its speed is derived from it). */
+static void add_metric(json_t *row, const struct store_result *h, const struct store_result *b)
+{
+	const struct store_result *x = h && h->status == BM_STATUS_OK && h->metric ? h : b && b->metric ? b : NULL;
+	if (!x)
+		return;
+	json_object_set_new(row, "metric", json_string(x->metric));
+	json_object_set_new(row, "unit", json_string(x->unit));
+	if (x == h)
+		json_object_set_new(row, "value", json_real(h->value));
+	if (b && b->metric && !strcmp(b->metric, x->metric) && !strcmp(b->unit, x->unit))
+		json_object_set_new(row, "base_value", json_real(b->value));
+}
+
+static json_t *benchmark_rows(const struct comparison *cmp, const struct store_result *head, size_t nhead,
+			      const struct store_result *base, size_t nbase)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct comparison_row *r = &cmp->rows[i];
-		const char *reason = NULL;
-		for (size_t k = 0; r->in_head && k < nhead; k++)
-			if (head[k].id == r->id)
-				reason = head[k].reason;
-		json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
-						   number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed),
-						   "base_speed", number_or_null(r->has_base, r->base_speed), "impact",
-						   number_or_null(r->has_impact, r->impact), "status",
-						   r->in_head ? report_status_name(r->status) : "missing", "reason", reason));
+		const struct store_result *h = r->in_head ? find(head, nhead, r->id) : NULL,
+					  *b = r->has_base ? find(base, nbase, r->id) : NULL;
+		json_t *row = json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
+					number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed), "base_speed",
+					number_or_null(r->has_base, r->base_speed), "impact",
+					number_or_null(r->has_impact, r->impact), "status",
+					r->in_head ? report_status_name(r->status) : "missing", "reason", h ? h->reason : NULL);
+		add_counts(row, "cycles", "events", h);
+		add_counts(row, "base_cycles", "base_events", b);
+		add_metric(row, h, b);
+		json_array_append_new(a, row);
 	}
 	return a;
 }
@@ -106,7 +150,7 @@ void api_commit_report(struct request *req, struct response *res)
 				 "model", head.model, "platform", platform ? platform : json_object(), "baseline",
 				 baseline, "baseline_reason", base.reason, "threshold", t, "commit_impact",
 				 number_or_null(cmp.has_commit_impact, cmp.commit_impact), "verdict",
-				 verdict_name(cmp.verdict), "benchmarks", benchmark_rows(&cmp, hres, nh));
+				 verdict_name(cmp.verdict), "benchmarks", benchmark_rows(&cmp, hres, nh, bres, nb));
 	if (body)
 		http_json(res, 200, body);
 	else

@@ -7,14 +7,20 @@
 #include "change.h"
 #include "json_buf.h"
 #include "report.h"
+#include "upload_check.h"
 #include "xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The branch and metric every series request names; 0, or an answer. */
-static int series_args(struct request *req, struct response *res, const char **branch, const char **metric)
+/* The branch and metric every series request names; 0, or an answer.
+ * With imported, any name an upload could have given an imported metric
+ * (1 to UPLOAD_MAX_NAME bytes) is a metric too: a history of a name no
+ * result carries is empty rather than an error, like that of a benchmark
+ * with no results.  Without, only the built-in ones (store_metric_known). */
+static int series_args(struct request *req, struct response *res, int imported, const char **branch,
+		       const char **metric)
 {
 	*branch = http_query(req, "branch");
 	*metric = http_query(req, "metric");
@@ -24,12 +30,14 @@ static int series_args(struct request *req, struct response *res, const char **b
 		http_error(res, 400, "branch: missing (add ?branch=NAME)");
 		return -1;
 	}
-	if (!store_metric_known(*metric)) {
+	if (store_metric_known(*metric) || (imported && **metric && strlen(*metric) <= UPLOAD_MAX_NAME))
+		return 0;
+	if (imported)
+		http_error(res, 400, "metric: expected a name of 1 to %d bytes", UPLOAD_MAX_NAME);
+	else
 		http_error(res, 400, "metric: unknown metric '%s' (speed, cycles, time_s or an event such as Ir, D1mr, "
-				     "sysTime)", *metric);
-		return -1;
-	}
-	return 0;
+				     "sysTime; imported metrics have a history but no ranking)", *metric);
+	return -1;
 }
 
 /* One point: {"commit", "timestamp", "run_id", "status", "value",
@@ -62,7 +70,7 @@ static void point_write(struct json_buf *b, const struct store_point *p)
 void api_history(struct request *req, struct response *res)
 {
 	const char *branch, *metric;
-	if (series_args(req, res, &branch, &metric))
+	if (series_args(req, res, 1, &branch, &metric))
 		return;
 	struct store_point *points;
 	size_t n;
@@ -184,7 +192,7 @@ static int tolerance_args(struct request *req, struct response *res, struct rank
 void api_changes(struct request *req, struct response *res)
 {
 	const char *branch, *metric;
-	if (series_args(req, res, &branch, &metric))
+	if (series_args(req, res, 0, &branch, &metric))
 		return;
 	struct ranking rk = {.dt = req->project.dt, .st = req->project.st, .unchanged = json_array()};
 	rk.higher_is_better = !strcmp(metric, "speed");

@@ -68,7 +68,12 @@ int store_token_access(struct store *st, int64_t project, const char *token, cha
  * platform is the canonical platform key (see platform_key), commit_time
  * the committer time in seconds since the epoch.  *created is
  * 1 for a new run, 0 when a run with the same run_id was already there
- * (then nothing is written).  Returns only once the run is durable. */
+ * (then nothing is written).  Returns only once the run is durable.
+ * An imported benchmark (one with metrics) is stored with its
+ * benchmark_speed as speed (none when that is 0), its primary metric's
+ * value as time_s when its unit is "s", no cycles or events, and every
+ * metric kept for store_history; the report must not name one metric
+ * twice in a benchmark (upload_check refuses it). */
 int store_run_add(struct store *st, int64_t project, const struct bm_report *r, const char *platform,
 		  int64_t commit_time, int *created, char **err);
 
@@ -104,17 +109,26 @@ struct store_result {
 	enum bm_status status;
 	double speed;
 	char *reason; /* why it failed or was skipped, or NULL */
+	int has_cycles;
+	uint64_t cycles;
+	struct bm_events events; /* the counted events (present bits set) */
+	char *metric, *unit;     /* an imported result's primary metric, or NULL */
+	double value;
 };
 /* The results of commit sha with run's model and platform: every such run
- * of the commit, a benchmark's newest result winning. */
+ * of the commit, a benchmark's newest result winning; sorted by id
+ * (strcmp order). */
 int store_commit_results(struct store *st, int64_t project, const struct store_run *run,
 			 struct store_result **results, size_t *n, char **err);
 void store_results_free(struct store_result *results, size_t n);
 
 /* ---- series ---- */
 
-/* Whether metric is one that can be asked for: "speed", "cycles",
- * "time_s" or an event name ("Ir", "D1mr", "sysTime", ...). */
+/* Whether metric is a built-in one, a column of every result: "speed",
+ * "cycles", "time_s" or an event name ("Ir", "D1mr", "sysTime", ...).
+ * Any other name is taken for an imported benchmark's metric
+ * ("walltime", "cpu_time", ...); a built-in name wins over an imported
+ * metric of the same name. */
 int store_metric_known(const char *metric);
 
 /* One point of a benchmark's series on a branch: its commit's newest
@@ -127,12 +141,18 @@ struct store_point {
 	double value;
 	int64_t run_pk; /* upload order */
 };
-/* The series of benchmark id on branch, oldest commit first. */
+/* The series of benchmark id on branch, oldest commit first.  metric is
+ * built-in (store_metric_known) or the name of an imported metric: then
+ * the points are the commits whose result carries that metric, with its
+ * value, and those whose result failed or was skipped (value none, as in
+ * every series); a name that no result carries gives no ok point, so an
+ * empty series for a benchmark that never failed. */
 int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
 		  struct store_point **points, size_t *n, char **err);
 
 /* Every benchmark's series on branch, "ok" results only, for the change
- * ranking: calls fn once per benchmark with its points in order. */
+ * ranking: calls fn once per benchmark with its points in order.  metric
+ * must be built-in (store_metric_known): an error otherwise. */
 typedef int (*store_series_fn)(void *ctx, const char *id, const struct store_point *points, size_t n);
 int store_branch_series(struct store *st, int64_t project, const char *branch, const char *metric,
 			store_series_fn fn, void *ctx, char **err);

@@ -102,13 +102,27 @@ static const char migration_2[] =
 	"  ev_sysCount, ev_sysTime, ev_sysCpuTime FROM results_1 ORDER BY benchmark, branch, commit_time, run;"
 	"DROP TABLE results_1;";
 
-static const char *const migrations[] = {migration_1, migration_2};
+/* 2 -> 3: the metrics of imported benchmarks (bm-import), the primary
+ * one (position 0) and the extras in the report's order, so that their
+ * values are kept and have a history.  Keyed by run like
+ * incoming_results: a report's rows are appended side by side, and a
+ * history finds each point's value by key beside the result it already
+ * read.  Their results rows keep the comparable speed as before. */
+static const char migration_3[] =
+	"CREATE TABLE result_metrics ("
+	"  run INTEGER NOT NULL, benchmark INTEGER NOT NULL, name TEXT NOT NULL, unit TEXT NOT NULL,"
+	"  value REAL NOT NULL, position INTEGER NOT NULL,"
+	"  PRIMARY KEY (run, benchmark, name)) WITHOUT ROWID;";
+
+static const char *const migrations[] = {migration_1, migration_2, migration_3};
+
+/* The event columns, in enum bm_event's order. */
+#define EVENT_COLUMNS                                                                                          \
+	"ev_Ir, ev_Dr, ev_Dw, ev_I1mr, ev_D1mr, ev_D1mw, ev_ILmr, ev_DLmr, ev_DLmw, ev_Bc, ev_Bcm, ev_Bi, ev_Bim," \
+	" ev_sysCount, ev_sysTime, ev_sysCpuTime"
 
 /* The columns results and incoming_results share, in results' order. */
-#define RESULT_COLUMNS                                                                                          \
-	"benchmark, branch, commit_time, run, status, reason, speed, cycles, time_s, ev_Ir, ev_Dr, ev_Dw, ev_I1mr," \
-	" ev_D1mr, ev_D1mw, ev_ILmr, ev_DLmr, ev_DLmw, ev_Bc, ev_Bcm, ev_Bi, ev_Bim, ev_sysCount, ev_sysTime,"      \
-	" ev_sysCpuTime"
+#define RESULT_COLUMNS "benchmark, branch, commit_time, run, status, reason, speed, cycles, time_s, " EVENT_COLUMNS
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -130,6 +144,7 @@ enum sql {
 	SQL_MERGE_INSERT,
 	SQL_MERGE_DELETE,
 	SQL_RUN_FACTS,
+	SQL_METRIC_INSERT,
 	SQL_COUNT
 };
 
@@ -153,6 +168,7 @@ static const char *const sql_text[SQL_COUNT] = {
 			      " FROM incoming_results ORDER BY benchmark, branch, commit_time, run"),
 	[SQL_MERGE_DELETE] = "DELETE FROM incoming_results",
 	[SQL_RUN_FACTS] = "SELECT sha, run_id, model, platform, pr IS NOT NULL FROM runs WHERE id = ?1",
+	[SQL_METRIC_INSERT] = "INSERT INTO result_metrics VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 };
 
 /* A benchmark id an upload looked up in the database, for the cache once
@@ -646,6 +662,25 @@ static int profile_blob(const struct bm_benchmark *b, unsigned char **data, uLon
 	return rc;
 }
 
+/* The metrics of an imported benchmark, one row each. */
+static int insert_metrics(struct conn *c, int64_t run_pk, int64_t bench, const struct bm_benchmark *b, char **err)
+{
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		sqlite3_stmt *s = stmt(c, SQL_METRIC_INSERT, err);
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, run_pk);
+		sqlite3_bind_int64(s, 2, bench);
+		bind_text(s, 3, b->metrics[i].name);
+		bind_text(s, 4, b->metrics[i].unit);
+		sqlite3_bind_double(s, 5, b->metrics[i].value);
+		sqlite3_bind_int64(s, 6, (sqlite3_int64)i);
+		if (run(c, s, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_result(struct store *st, struct conn *c, struct run_job *j, int64_t run_pk,
 			 const struct bm_benchmark *b, char **err)
 {
@@ -664,7 +699,15 @@ static int insert_result(struct store *st, struct conn *c, struct run_job *j, in
 	sqlite3_bind_int64(s, 4, commit_time);
 	sqlite3_bind_int(s, 5, (int)b->status);
 	bind_text(s, 6, b->reason);
-	if (ok) {
+	if (ok && b->nmetrics) {
+		/* Imported: the speed its primary metric compares by (none when
+		 * there is nothing to compare), and a time in seconds as time_s. */
+		double speed = benchmark_speed(b);
+		if (speed > 0)
+			sqlite3_bind_double(s, 7, speed);
+		if (!strcmp(b->metrics[0].unit, "s"))
+			sqlite3_bind_double(s, 9, b->metrics[0].value);
+	} else if (ok) {
 		sqlite3_bind_double(s, 7, b->speed);
 		sqlite3_bind_int64(s, 8, (sqlite3_int64)b->cycles);
 		sqlite3_bind_double(s, 9, b->time_s);
@@ -672,7 +715,7 @@ static int insert_result(struct store *st, struct conn *c, struct run_job *j, in
 			if (events_has(&b->events, ev))
 				sqlite3_bind_int64(s, 10 + ev, (sqlite3_int64)b->events.v[ev]);
 	}
-	if (run(c, s, err))
+	if (run(c, s, err) || (ok && insert_metrics(c, run_pk, bench, b, err)))
 		return -1;
 	/* Nothing to show in the profile view: no row (its API answers 404). */
 	if (!ok || (!b->profile && b->syscalls.nby_function == 0))
@@ -987,10 +1030,16 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 	sqlite3_stmt *s = prepare(c,
 				  "WITH rs AS (SELECT id FROM runs WHERE project = ?1 AND sha = ?2 AND model = ?3"
 				  " AND platform = ?4),"
-				  " x AS (SELECT run, benchmark, status, speed, reason FROM results WHERE run IN rs"
-				  " UNION ALL SELECT run, benchmark, status, speed, reason FROM incoming_results WHERE run IN rs)"
-				  " SELECT b.name, x.status, x.speed, x.reason, max(x.run) FROM x"
-				  " JOIN benchmarks b ON b.id = x.benchmark GROUP BY x.benchmark ORDER BY b.name",
+				  " x AS (SELECT run, benchmark, status, speed, reason, cycles, " EVENT_COLUMNS
+				  " FROM results WHERE run IN rs"
+				  " UNION ALL SELECT run, benchmark, status, speed, reason, cycles, " EVENT_COLUMNS
+				  " FROM incoming_results WHERE run IN rs),"
+				  " g AS (SELECT benchmark, status, speed, reason, max(run) AS run, cycles, " EVENT_COLUMNS
+				  " FROM x GROUP BY benchmark)"
+				  " SELECT b.name, g.status, g.speed, g.reason, g.run, g.cycles, " EVENT_COLUMNS
+				  ", m.name, m.unit, m.value FROM g JOIN benchmarks b ON b.id = g.benchmark"
+				  " LEFT JOIN result_metrics m ON m.run = g.run AND m.benchmark = g.benchmark AND m.position = 0"
+				  " ORDER BY b.name",
 				  err);
 	int rc = -1;
 	size_t alloc = 0;
@@ -1005,10 +1054,24 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 			xgrow(results, &alloc, *n + 1, sizeof **results);
 			struct store_result *x = &(*results)[(*n)++];
+			memset(x, 0, sizeof *x);
 			x->id = col_text(s, 0);
 			x->status = (enum bm_status)sqlite3_column_int(s, 1);
 			x->speed = sqlite3_column_double(s, 2);
 			x->reason = col_text(s, 3);
+			if ((x->has_cycles = sqlite3_column_type(s, 5) != SQLITE_NULL))
+				x->cycles = (uint64_t)sqlite3_column_int64(s, 5);
+			for (int e = 0; e < BM_EV_COUNT; e++) {
+				if (sqlite3_column_type(s, 6 + e) == SQLITE_NULL)
+					continue;
+				x->events.v[e] = (uint64_t)sqlite3_column_int64(s, 6 + e);
+				x->events.present |= 1u << e;
+			}
+			if (sqlite3_column_type(s, 6 + BM_EV_COUNT) != SQLITE_NULL) {
+				x->metric = col_text(s, 6 + BM_EV_COUNT);
+				x->unit = col_text(s, 7 + BM_EV_COUNT);
+				x->value = sqlite3_column_double(s, 8 + BM_EV_COUNT);
+			}
 		}
 		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read results");
 		sqlite3_finalize(s);
@@ -1027,6 +1090,8 @@ void store_results_free(struct store_result *results, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(results[i].id);
 		free(results[i].reason);
+		free(results[i].metric);
+		free(results[i].unit);
 	}
 	free(results);
 }
@@ -1204,18 +1269,26 @@ static int run_cache_load(struct store *st, struct conn *c, int64_t pk, char **e
 	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : db_error(err, c->db, "read run");
 }
 
+/* A point's value in a history of an imported metric (named by ?4): by
+ * key, beside the result row x. */
+#define IMPORTED_VALUE                                                                                       \
+	"(SELECT m.value FROM result_metrics m WHERE m.run = x.run AND m.benchmark = x.benchmark AND m.name = ?4)"
+
 /* One benchmark's series on a branch from table (results or
  * incoming_results) into *points (fresh, in series order): the results
- * from the table, their runs from the cache. */
-static int history_part(struct store *st, struct conn *c, const char *table, const char *column, int64_t project,
-			const char *id, const char *branch, struct store_point **points, size_t *n, char **err)
+ * from the table, their runs from the cache.  value is the SQL of a
+ * point's value: a column of x, or IMPORTED_VALUE with imported naming
+ * the metric (NULL otherwise). */
+static int history_part(struct store *st, struct conn *c, const char *table, const char *value,
+			const char *imported, int64_t project, const char *id, const char *branch,
+			struct store_point **points, size_t *n, char **err)
 {
 	*points = NULL;
 	*n = 0;
-	char *sql = xasprintf("SELECT x.commit_time, x.status, x.%s, x.run FROM %s x"
+	char *sql = xasprintf("SELECT x.commit_time, x.status, %s, x.run FROM %s x"
 			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2)"
 			      " AND x.branch = ?3 ORDER BY x.commit_time, x.run",
-			      column, table);
+			      value, table);
 	sqlite3_stmt *s = prepare(c, sql, err);
 	free(sql);
 	if (!s)
@@ -1223,6 +1296,8 @@ static int history_part(struct store *st, struct conn *c, const char *table, con
 	sqlite3_bind_int64(s, 1, project);
 	bind_text(s, 2, id);
 	bind_text(s, 3, branch);
+	if (imported)
+		bind_text(s, 4, imported);
 	size_t alloc = 0;
 	int step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
@@ -1264,15 +1339,28 @@ static int history_part(struct store *st, struct conn *c, const char *table, con
 	return rc;
 }
 
+/* Leaves out, in place, the ok points without a value: in an imported
+ * metric's series, the commits whose result does not carry it. */
+static void points_drop_unmeasured(struct store_point *points, size_t *n)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (points[i].status == BM_STATUS_OK && !points[i].has_value)
+			point_release(&points[i]);
+		else
+			points[out++] = points[i];
+	}
+	*n = out;
+}
+
 int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
 		  struct store_point **points, size_t *n, char **err)
 {
-	const char *column = metric_column(metric);
-	if (!column)
-		return bm_error(err, "unknown metric '%s'", metric);
+	const char *column = metric_column(metric), *imported = column ? NULL : metric;
 	struct conn *c = acquire(st, err);
 	if (!c)
 		return -1;
+	char *value = column ? xasprintf("x.%s", column) : xstrdup(IMPORTED_VALUE);
 	/* The merged series is one clustered range, in order already; the few
 	 * incoming results are merged into it here.  Both reads share one
 	 * snapshot, so that a merge committed between them loses nothing. */
@@ -1280,12 +1368,14 @@ int store_history(struct store *st, int64_t project, const char *id, const char 
 	size_t nmerged = 0, nincoming = 0;
 	int rc = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : db_error(err, c->db, "begin");
 	if (!rc)
-		rc = history_part(st, c, "results", column, project, id, branch, &merged, &nmerged, err);
+		rc = history_part(st, c, "results", value, imported, project, id, branch, &merged, &nmerged, err);
 	if (!rc)
-		rc = history_part(st, c, "incoming_results", column, project, id, branch, &incoming, &nincoming, err);
+		rc = history_part(st, c, "incoming_results", value, imported, project, id, branch, &incoming,
+				  &nincoming, err);
 	if (!sqlite3_get_autocommit(c->db))
 		sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
 	release(st, c);
+	free(value);
 	if (rc) {
 		store_points_free(merged, nmerged);
 		store_points_free(incoming, nincoming);
@@ -1299,6 +1389,8 @@ int store_history(struct store *st, int64_t project, const char *id, const char 
 	free(merged);
 	free(incoming);
 	points_one_per_commit(*points, n);
+	if (imported)
+		points_drop_unmeasured(*points, n);
 	return 0;
 }
 

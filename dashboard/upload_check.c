@@ -13,7 +13,7 @@
 #include <time.h>
 
 #define MAX_ANCESTORS 1000
-#define MAX_NAME 1024
+#define MAX_NAME UPLOAD_MAX_NAME
 
 /* Seconds since the epoch of an RFC 3339 time ("2026-11-22T10:00:00Z",
  * "2026-11-22T11:00:00.5+01:00"); -1 when it is not one. */
@@ -75,6 +75,34 @@ static int by_id(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Imported benchmark i's metrics (they become keys of the server's
+ * result_metrics): names and units of at most MAX_NAME bytes, no name
+ * twice. */
+static int check_metrics(const struct bm_benchmark *b, size_t i, char **err)
+{
+	for (size_t k = 0; k < b->nmetrics; k++) {
+		const struct bm_metric *m = &b->metrics[k];
+		if (strlen(m->name) <= MAX_NAME && strlen(m->unit) <= MAX_NAME)
+			continue;
+		if (k == 0)
+			return bm_error(err, "benchmarks[%zu].metric: name or unit longer than %d bytes", i, MAX_NAME);
+		return bm_error(err, "benchmarks[%zu].extra_metrics[%zu]: name or unit longer than %d bytes", i, k - 1,
+				MAX_NAME);
+	}
+	if (b->nmetrics < 2)
+		return 0;
+	char **names = xcalloc(b->nmetrics, sizeof *names);
+	for (size_t k = 0; k < b->nmetrics; k++)
+		names[k] = b->metrics[k].name;
+	qsort(names, b->nmetrics, sizeof *names, by_id);
+	int rc = 0;
+	for (size_t k = 1; !rc && k < b->nmetrics; k++)
+		if (!strcmp(names[k - 1], names[k]))
+			rc = bm_error(err, "benchmarks[%zu]: metric '%s' appears twice", i, names[k]);
+	free(names);
+	return rc;
+}
+
 int upload_check(struct bm_report *r, int64_t *commit_time, char **err)
 {
 	struct bm_context *c = &r->context;
@@ -109,6 +137,9 @@ int upload_check(struct bm_report *r, int64_t *commit_time, char **err)
 		return bm_error(err, "context.pr.base_branch: missing (the branch the pull request merges into)");
 	if (r->nbenchmarks == 0)
 		return bm_error(err, "benchmarks: empty");
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		if (check_metrics(&r->benchmarks[i], i, err))
+			return -1;
 	char **ids = xcalloc(r->nbenchmarks, sizeof *ids);
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		ids[i] = r->benchmarks[i].id;

@@ -8,11 +8,17 @@
 
 #include <stdint.h>
 
+/* The longest branch, metric name or metric unit an upload may carry,
+ * in bytes. */
+#define UPLOAD_MAX_NAME 1024
+
 /* Checks a report that report_from_json accepted: a run_id of 1 to 128
  * bytes, a model id, a branch, a hexadecimal commit SHA with an RFC 3339
  * committer time (returned in *commit_time, seconds since the epoch), at
  * most 1,000 hexadecimal ancestors, a complete pull request if any, and
- * at least one benchmark, none twice.  SHAs are lower-cased in place.
+ * at least one benchmark, none twice, and an imported benchmark's metrics
+ * with names and units of at most UPLOAD_MAX_NAME bytes, none twice.  SHAs
+ * are lower-cased in place.
  * Returns 0, or -1 with *err naming the field. */
 int upload_check(struct bm_report *r, int64_t *commit_time, char **err);
 

@@ -15,21 +15,36 @@ const char *verdict_name(enum verdict v)
 	return names[v];
 }
 
-double commit_impact(const double *impacts, size_t n, double t)
+double commit_impact_each(const double *impacts, const double *thresholds, size_t n, enum verdict *v)
 {
-	double lo = impacts[0], hi = impacts[0], log_sum = 0;
+	double worst = 0, best = 0, log_sum = 0;
+	int regressed = 0, improved = 0;
 	for (size_t i = 0; i < n; i++) {
-		lo = impacts[i] < lo ? impacts[i] : lo;
-		hi = impacts[i] > hi ? impacts[i] : hi;
+		if (impacts[i] < -thresholds[i] && (!regressed++ || impacts[i] < worst))
+			worst = impacts[i];
+		if (impacts[i] > thresholds[i] && (!improved++ || impacts[i] > best))
+			best = impacts[i];
 		log_sum += log1p(impacts[i]);
 	}
-	if (lo < -t)
-		return lo;
-	if (hi > t)
-		return hi;
+	*v = regressed ? VERDICT_REGRESSION : improved ? VERDICT_IMPROVEMENT : VERDICT_NEUTRAL;
+	if (regressed)
+		return worst;
+	if (improved)
+		return best;
 	/* The geometric mean in logs: a product of 1,000 factors could
 	 * overflow or lose precision. */
 	return expm1(log_sum / (double)n);
+}
+
+double commit_impact(const double *impacts, size_t n, double t)
+{
+	double *ts = xcalloc(n + 1, sizeof *ts);
+	for (size_t i = 0; i < n; i++)
+		ts[i] = t;
+	enum verdict v;
+	double x = commit_impact_each(impacts, ts, n, &v);
+	free(ts);
+	return x;
 }
 
 static int by_id(const void *a, const void *b)
@@ -66,8 +81,9 @@ void comparison_build(struct comparison *c, const struct result *head, size_t nh
 	qsort(sorted, base ? nbase : 0, sizeof *sorted, by_id);
 	memset(c, 0, sizeof *c);
 	c->rows = xcalloc(nhead + nbase + 1, sizeof *c->rows);
-	double *impacts = xcalloc(nhead + 1, sizeof *impacts);
+	double *impacts = xcalloc(nhead + 1, sizeof *impacts), *thresholds = xcalloc(nhead + 1, sizeof *thresholds);
 	size_t nimpacts = 0;
+	enum verdict direction = VERDICT_NEUTRAL;
 	int failed = 0;
 	for (size_t i = 0; i < nhead; i++) {
 		const struct result *h = &head[i], *b = base ? find(sorted, nbase, h->id) : NULL;
@@ -76,14 +92,16 @@ void comparison_build(struct comparison *c, const struct result *head, size_t nh
 		r->in_head = 1;
 		r->status = h->status;
 		r->speed = h->speed;
+		r->threshold = h->has_threshold ? h->threshold : threshold;
 		failed |= h->status == BM_STATUS_FAILED;
 		if (b && b->status == BM_STATUS_OK) {
 			r->has_base = 1;
 			r->base_speed = b->speed;
 		}
-		if (r->has_base && h->status == BM_STATUS_OK && b->speed > 0) {
+		if (r->has_base && h->status == BM_STATUS_OK && b->speed > 0 && h->speed > 0) {
 			r->has_impact = 1;
 			r->impact = (h->speed - b->speed) / b->speed;
+			thresholds[nimpacts] = r->threshold;
 			impacts[nimpacts++] = r->impact;
 		}
 	}
@@ -99,23 +117,21 @@ void comparison_build(struct comparison *c, const struct result *head, size_t nh
 		r->status = sorted[i].status;
 		r->has_base = sorted[i].status == BM_STATUS_OK;
 		r->base_speed = sorted[i].speed;
+		r->threshold = threshold;
 	}
 	qsort(c->rows, c->nrows, sizeof *c->rows, by_rank);
 	if (nimpacts) {
 		c->has_commit_impact = 1;
-		c->commit_impact = commit_impact(impacts, nimpacts, threshold);
+		c->commit_impact = commit_impact_each(impacts, thresholds, nimpacts, &direction);
 	}
 	if (failed)
 		c->verdict = VERDICT_FAILED;
 	else if (!base)
 		c->verdict = VERDICT_NO_BASELINE;
-	else if (c->has_commit_impact && c->commit_impact < -threshold)
-		c->verdict = VERDICT_REGRESSION;
-	else if (c->has_commit_impact && c->commit_impact > threshold)
-		c->verdict = VERDICT_IMPROVEMENT;
 	else
-		c->verdict = VERDICT_NEUTRAL;
+		c->verdict = direction;
 	free(impacts);
+	free(thresholds);
 	free(heads);
 	free(sorted);
 }

@@ -6,6 +6,11 @@
  *   commit impact = min(impact)  when any impact < -t   (worst regression)
  *                 = max(impact)  else when any > t      (best improvement)
  *                 = (prod(1 + impact_i))^(1/n) - 1      otherwise
+ *
+ * A benchmark may carry a threshold of its own (bm-check --config); then
+ * "any impact < -t" reads "any impact_i < -t_i", and the commit impact is
+ * the worst of those regressions (the best of the improvements beyond
+ * their thresholds).  With one threshold for all this is the rule above.
  */
 #ifndef BM_COMPARE_H
 #define BM_COMPARE_H
@@ -24,6 +29,8 @@ struct result {
 	const char *id;
 	enum bm_status status;
 	double speed; /* meaningful when status is BM_STATUS_OK */
+	int has_threshold; /* 1: this benchmark's own threshold (head side only) */
+	double threshold;
 };
 
 /* A benchmark of either side.  in_head is 0 for a benchmark only the
@@ -33,6 +40,7 @@ struct comparison_row {
 	int in_head, has_base, has_impact;
 	enum bm_status status; /* the head's; the base's when !in_head */
 	double speed, base_speed, impact;
+	double threshold; /* the one this benchmark was judged with */
 };
 
 struct comparison {
@@ -45,6 +53,11 @@ struct comparison {
 
 /* The commit impact of n impacts with threshold t; n must be > 0. */
 double commit_impact(const double *impacts, size_t n, double threshold);
+
+/* The same with a threshold per impact; *v is set to VERDICT_REGRESSION
+ * (some impact_i < -t_i), VERDICT_IMPROVEMENT (else some impact_i > t_i)
+ * or VERDICT_NEUTRAL. */
+double commit_impact_each(const double *impacts, const double *thresholds, size_t n, enum verdict *v);
 
 /* Compares head with base (base NULL: there is no baseline).  Benchmarks
  * are matched by id; an impact needs both sides "ok" with positive speed.

@@ -27,3 +27,22 @@ void bm_error_prefix(char **err, const char *prefix)
 	free(*err);
 	*err = s;
 }
+
+void bm_error_escape(char **err)
+{
+	if (!err || !*err)
+		return;
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)*err; *p; p++)
+		n += *p < 0x20 || *p == 0x7f ? 4 : 1;
+	char *out = xmalloc(n + 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)*err; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			o += sprintf(o, "\\x%02x", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = '\0';
+	free(*err);
+	*err = out;
+}

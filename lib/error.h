@@ -12,4 +12,10 @@ int bm_error(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* Puts "prefix: " in front of an existing message in *err. */
 void bm_error_prefix(char **err, const char *prefix);
 
+/* Writes the control characters of the message in *err as \xNN, so that
+ * a message quoting outside input (a key, or Jansson's "near '...'",
+ * which copies the bytes it stopped at) stays one line that cannot drive
+ * a terminal. */
+void bm_error_escape(char **err);
+
 #endif

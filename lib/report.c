@@ -160,6 +160,25 @@ void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *
 	b->metrics[b->nmetrics++] = (struct bm_metric){xstrdup(name), xstrdup(unit), value};
 }
 
+int metric_unit_is_rate(const char *unit)
+{
+	size_t n = strlen(unit);
+	return (n >= 2 && !strcmp(unit + n - 2, "/s")) || !strcmp(unit, "Hz") || !strcmp(unit, "fps");
+}
+
+double benchmark_speed(const struct bm_benchmark *b)
+{
+	if (b->status != BM_STATUS_OK)
+		return 0;
+	if (b->nmetrics == 0)
+		return b->speed;
+	double v = b->metrics[0].value;
+	if (!(v > 0))
+		return 0;
+	double speed = metric_unit_is_rate(b->metrics[0].unit) ? v : 1 / v;
+	return isfinite(speed) ? speed : 0;
+}
+
 /* Where the tag of id (of length len) begins: the index of the '[' that
  * matches a final ']', or len when there is no tag.  A '[' at the very
  * start names nothing, so it does not open a tag. */

@@ -134,6 +134,26 @@ struct bm_benchmark *report_add_benchmark(struct bm_report *r);
 /* Appends a metric to b (copies of name and unit); value must be finite. */
 void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *unit, double value);
 
+/* How fast b is, as one number to compare between two runs of it: higher
+ * is better, and the impact of a change is (speed - base) / base (SPEC
+ * 4.1).  The rule (docs/bm-import.md, "How imported benchmarks are
+ * compared"):
+ * - a simulated benchmark: its speed, executions per second on the
+ *   model's CPU;
+ * - an imported one: from its primary metric, metrics[0].  A rate
+ *   (metric_unit_is_rate: "runs/s", "Hz", ...) is already higher-better:
+ *   the value itself.  Any other unit is a cost, lower-better (a time,
+ *   bytes, instructions, ...): 1 / value, which for "s" is literally
+ *   executions per second.
+ * 0 means "not comparable": b is not ok, its value is 0 or negative, or
+ * 1 / value overflows a double. */
+double benchmark_speed(const struct bm_benchmark *b);
+
+/* Whether unit measures a rate, higher being better: it ends in "/s"
+ * ("runs/s", "MB/s") or is "Hz" or "fps" (case matters: "ms" is a
+ * time).  Every other unit is taken for a cost. */
+int metric_unit_is_rate(const char *unit);
+
 /* Sets b's id and derives suite, name and tag from it: "s::n[t]" gives
  * suite "s", name "n", tag "t"; without "::" the suite is NULL, without a
  * trailing "[...]" the tag is NULL. */

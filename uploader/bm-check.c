@@ -13,7 +13,9 @@
 
 #include "atomic_file.h"
 #include "check.h"
+#include "check_config.h"
 #include "check_output.h"
+#include "context.h"
 #include "expectations.h"
 #include "github_status.h"
 #include "http_client.h"
@@ -37,10 +39,15 @@ static const char usage_text[] =
 	"  --head FILE          offline: the commit's report\n"
 	"  --server URL         bm-server's address (or BM_SERVER)\n"
 	"  --project NAME       the project (or BM_PROJECT)\n"
-	"  --commit SHA         the commit to check (default: git rev-parse HEAD)\n"
+	"  --commit SHA         the commit to check (default: the one bm-upload would\n"
+	"                       name: GITHUB_SHA, CI_COMMIT_SHA or git's HEAD)\n"
 	"  --pr N               the pull request the commit's run was uploaded for\n"
 	"  --threshold T        the regression threshold, 0 to 0.5 (default: the\n"
-	"                       project's online, 0.10 offline)\n"
+	"                       config's, else the project's online, 0.10 offline)\n"
+	"  --metric M           gate on cycles (speed, the default), instructions\n"
+	"                       or syscalls (their count)\n"
+	"  --config FILE        per-benchmark thresholds and defaults (bm.json; see\n"
+	"                       docs/bm-check.md)\n"
 	"  --markdown FILE      write the Markdown summary to FILE (it is also\n"
 	"                       appended to $GITHUB_STEP_SUMMARY when that is set)\n"
 	"  --expectations FILE  judge Chromium-style expectations (see docs/bm-check.md)\n"
@@ -51,15 +58,16 @@ static const char usage_text[] =
 	"  --insecure           do not verify the server's TLS certificate\n";
 
 struct options {
-	const char *base, *head, *server, *project, *commit, *status_sha, *markdown, *expectations;
+	const char *base, *head, *server, *project, *commit, *status_sha, *markdown, *expectations, *config;
 	long pr;
-	int has_threshold, github_status;
+	int has_threshold, has_metric, github_status;
 	double threshold;
+	enum gate_metric metric;
 	struct http_client_options http;
 };
 
 enum { OPT_BASE = 256, OPT_HEAD, OPT_SERVER, OPT_PROJECT, OPT_COMMIT, OPT_PR, OPT_THRESHOLD, OPT_MARKDOWN,
-       OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE };
+       OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE, OPT_METRIC, OPT_CONFIG };
 
 static const struct option long_options[] = {
 	{"base", required_argument, NULL, OPT_BASE},
@@ -75,6 +83,8 @@ static const struct option long_options[] = {
 	{"status-sha", required_argument, NULL, OPT_STATUS_SHA},
 	{"tries", required_argument, NULL, OPT_TRIES},
 	{"insecure", no_argument, NULL, OPT_INSECURE},
+	{"metric", required_argument, NULL, OPT_METRIC},
+	{"config", required_argument, NULL, OPT_CONFIG},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -120,6 +130,14 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_EXPECTATIONS: o->expectations = optarg; break;
 		case OPT_GITHUB_STATUS: o->github_status = 1; break;
 		case OPT_INSECURE: o->http.insecure = 1; break;
+		case OPT_CONFIG: o->config = optarg; break;
+		case OPT_METRIC:
+			if (gate_metric_lookup(optarg, &o->metric)) {
+				log_error("--metric needs cycles, instructions or syscalls, not '%s'", optarg);
+				return 2;
+			}
+			o->has_metric = 1;
+			break;
 		case OPT_PR:
 			if (number("--pr", optarg, 1, 2147483647, &x) || x != floor(x))
 				return 2;
@@ -155,17 +173,19 @@ static int parse(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* HEAD's SHA from git in the current directory, or NULL. */
-static char *git_head(void)
+/* The commit (and pull request) bm-upload would have named: flags, then
+ * GitHub Actions' or GitLab CI's variables, then git.  Returns 0, or 2
+ * (said why). */
+static int which_commit(struct options *o, char **sha)
 {
-	FILE *p = popen("git rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null", "r");
-	if (!p)
-		return NULL;
-	char line[128] = "";
-	int got = fgets(line, sizeof line, p) != NULL;
-	int rc = pclose(p);
-	line[strcspn(line, "\r\n")] = '\0';
-	return got && rc == 0 && *line ? xstrdup(line) : NULL;
+	struct context_flags flags = {.commit = o->commit, .pr = o->pr};
+	char *err = NULL;
+	if (context_commit(&flags, sha, &o->pr, &err)) {
+		log_error("cannot tell which commit to check: %s", err);
+		free(err);
+		return 2;
+	}
+	return 0;
 }
 
 /* The server's URL without trailing slashes (a new string). */
@@ -290,14 +310,21 @@ int main(int argc, char **argv)
 	char *sha = NULL, *why = NULL;
 	int rc = 2;
 	log_set_progname(argv[0]);
+	struct check_config cfg = {0};
 	if ((rc = parse(argc, argv, &o)) || (rc = github_ready(&o)))
 		return rc;
+	if (o.config && check_config_load(&cfg, o.config, &why)) {
+		log_error("%s", why);
+		free(why);
+		return 2;
+	}
 	http_client_global_init();
 
 	if (o.base) {
-		if (check_from_files(&c, o.base, o.head, o.has_threshold ? o.threshold : 0.10, &why)) {
+		if (check_from_files(&c, o.base, o.head, 0.10, &why)) {
 			log_error("%s", why);
 			free(why);
+			check_config_release(&cfg);
 			return 2;
 		}
 		if (o.commit) {
@@ -305,10 +332,9 @@ int main(int argc, char **argv)
 			c.commit = xstrdup(o.commit);
 		}
 	} else {
-		sha = o.commit ? xstrdup(o.commit) : git_head();
-		if (!sha) {
-			log_error("cannot tell which commit to check: not in a git repository with a commit (give --commit SHA)");
-			return 2;
+		if ((rc = which_commit(&o, &sha))) {
+			check_config_release(&cfg);
+			return rc;
 		}
 		if (fetch(&o, sha, &c, &why)) {
 			log_error("%s", why);
@@ -319,11 +345,12 @@ int main(int argc, char **argv)
 			}
 			free(why);
 			free(sha);
+			check_config_release(&cfg);
 			return 2;
 		}
-		if (o.has_threshold)
-			check_set_threshold(&c, o.threshold);
 	}
+	check_judge(&c, o.has_metric ? o.metric : cfg.has_metric ? cfg.metric : GATE_CYCLES,
+		    o.has_threshold ? o.threshold : cfg.has_threshold ? cfg.threshold : c.threshold, &cfg);
 
 	struct expectations *e = NULL;
 	struct check_expected x, *xp = NULL;
@@ -355,6 +382,7 @@ int main(int argc, char **argv)
 		check_expected_release(xp);
 	expectations_free(e);
 	check_release(&c);
+	check_config_release(&cfg);
 	free(sha);
 	return rc;
 }

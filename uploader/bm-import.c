@@ -10,45 +10,11 @@
 
 #include "import.h"
 #include "log.h"
-#include "xalloc.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Reads all of fd into *out (*size bytes), refusing more than
- * IMPORT_MAX_INPUT.  Returns 0, or -1 with *err set. */
-static int read_all(int fd, const char *name, char **out, size_t *size, char **err)
-{
-	size_t len = 0, alloc = 0;
-	char *buf = NULL;
-	for (;;) {
-		if (len > IMPORT_MAX_INPUT) {
-			free(buf);
-			*err = xasprintf("'%s' is larger than " IMPORT_MAX_INPUT_TEXT, name);
-			return -1;
-		}
-		xgrow(&buf, &alloc, len + 65536, 1);
-		ssize_t n = read(fd, buf + len, alloc - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*err = xasprintf("cannot read '%s': %s", name, strerror(errno));
-			free(buf);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	*out = buf;
-	*size = len;
-	return 0;
-}
 
 static void usage(FILE *to)
 {
@@ -89,23 +55,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	const char *path = argv[optind + 1];
-	int is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : path;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		log_error("cannot open '%s': %s", path, strerror(errno));
-		return 2;
-	}
-	char *data = NULL, *err = NULL;
-	size_t size = 0;
+	char *err = NULL;
 	struct bm_report r;
-	int rc = read_all(fd, name, &data, &size, &err);
-	if (!is_stdin)
-		close(fd);
-	if (rc == 0)
-		rc = import_parse(f, data, size, name, &r, &err);
-	free(data);
+	int rc = import_file(f, argv[optind + 1], &r, &err);
 	if (rc == 0) {
 		size_t failed = 0;
 		for (size_t i = 0; i < r.nbenchmarks; i++)

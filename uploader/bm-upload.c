@@ -1,17 +1,23 @@
 /* bm-upload: sends bm-report/1 files to bm-server with their context.
  *
  *   bm-upload [--server URL] [--project NAME] [--token T] [context flags] REPORT.json...
+ *   bm-upload [same options] --from FORMAT FILE...
  *   bm-upload --flush [--spool DIR] [--token T]
  *
+ * --from imports each FILE with bm-import's importers (import.h) first:
+ * every file, before anything is sent, so that one that does not parse
+ * stops the upload with nothing sent.
  * Each report gets its branch, commit and pull request (context.c), is
  * POSTed gzip-compressed (http_client.c: retries with backoff), and when
  * no try got through it is kept in the spool directory for --flush.
  * Exit: 0 every report stored; 1 some were spooled; 2 a usage or
- * environment error, or a report the server refused. */
+ * environment error, a file that does not parse, or a report the server
+ * refused. */
 #include "config.h"
 
 #include "context.h"
 #include "http_client.h"
+#include "import.h"
 #include "log.h"
 #include "spool.h"
 #include "url.h"
@@ -29,6 +35,7 @@
 
 static const char usage_text[] =
 	"usage: bm-upload [OPTIONS] REPORT.json...\n"
+	"       bm-upload [OPTIONS] --from FORMAT FILE...\n"
 	"       bm-upload --flush [--spool DIR] [--token T]\n"
 	"\n"
 	"  --server URL        bm-server's address (or BM_SERVER)\n"
@@ -39,6 +46,8 @@ static const char usage_text[] =
 	"  --commit-time TIME  its committer time, RFC 3339 (default: from git)\n"
 	"  --pr N              a pull request's number (default: from CI variables)\n"
 	"  --base-branch NAME  the pull request's base branch\n"
+	"  --from FORMAT       the FILEs are another suite's results: import each as\n"
+	"                      bm-import FORMAT FILE does, then upload it (formats below)\n"
 	"  --spool DIR         where unsent reports wait (default $XDG_STATE_HOME/bm/spool)\n"
 	"  --flush             send the spooled reports\n"
 	"  --tries N           tries per report before spooling it (default 5)\n"
@@ -48,6 +57,7 @@ static const char usage_text[] =
 
 struct options {
 	const char *server, *project, *token, *spool; /* the token is also in http */
+	const struct import_format *from;             /* --from, or NULL */
 	struct context_flags context;
 	struct http_client_options http;
 	int flush;
@@ -55,10 +65,18 @@ struct options {
 
 enum outcome { STORED = 0, SPOOLED = 1, FAILED = 2 };
 
+static void usage(FILE *to)
+{
+	fputs(usage_text, to);
+	fputs("\nformats for --from:\n", to);
+	for (size_t i = 0; import_formats[i]; i++)
+		fprintf(to, "  %-10s %s\n", import_formats[i]->name, import_formats[i]->description);
+}
+
 static int usage_error(const char *msg)
 {
 	log_error("%s", msg);
-	fputs(usage_text, stderr);
+	usage(stderr);
 	return 2;
 }
 
@@ -155,11 +173,33 @@ static json_t *load_report(const char *path)
 	return r;
 }
 
-static enum outcome upload_file(const struct options *o, const struct upload_context *ctx, const char *path)
+/* The reports of files imported with format f, in order; NULL when one
+ * does not parse (after saying where). */
+static json_t **import_all(const struct import_format *f, char *const *files, size_t n)
 {
-	json_t *r = load_report(path);
-	if (!r)
-		return FAILED;
+	json_t **reports = xcalloc(n, sizeof *reports);
+	for (size_t i = 0; i < n; i++) {
+		struct bm_report r;
+		char *err = NULL;
+		if (import_file(f, files[i], &r, &err)) {
+			log_error("%s", err);
+			free(err);
+			while (i > 0)
+				json_decref(reports[--i]);
+			free(reports);
+			return NULL;
+		}
+		reports[i] = report_to_json(&r);
+		report_release(&r);
+	}
+	return reports;
+}
+
+/* Fills report r's context and sends it; spools it when no try got
+ * through.  path names it in messages. */
+static enum outcome upload_report(const struct options *o, const struct upload_context *ctx, json_t *r,
+				  const char *path)
+{
 	context_apply(ctx, r);
 	enum outcome out = send_report(o, o->server, o->project, r, path);
 	if (out == SPOOLED) {
@@ -174,7 +214,6 @@ static enum outcome upload_file(const struct options *o, const struct upload_con
 		}
 		free(dir);
 	}
-	json_decref(r);
 	return out;
 }
 
@@ -229,7 +268,8 @@ int main(int argc, char **argv)
 		{"spool", required_argument, NULL, 'S'},       {"flush", no_argument, NULL, 'f'},
 		{"tries", required_argument, NULL, 'n'},       {"timeout", required_argument, NULL, 'o'},
 		{"insecure", no_argument, NULL, 'k'},          {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
+		{"from", required_argument, NULL, 'F'},        {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct options o = {.server = getenv("BM_SERVER"), .project = getenv("BM_PROJECT"), .token = getenv("BM_TOKEN")};
 	int opt;
@@ -249,7 +289,14 @@ int main(int argc, char **argv)
 		case 'o': o.http.timeout_s = number("--timeout", optarg, 1, 3600); break;
 		case 'k': o.http.insecure = 1; break;
 		case 'q': o.http.quiet = 1; break;
-		case 'h': fputs(usage_text, stdout); return 0;
+		case 'F':
+			if (!(o.from = import_find(optarg))) {
+				log_error("unknown format '%s'", optarg);
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
 		default: return usage_error("bad option");
 		}
 	}
@@ -259,8 +306,8 @@ int main(int argc, char **argv)
 	o.http.token = o.token;
 	http_client_global_init();
 	if (o.flush) {
-		if (optind != argc)
-			return usage_error("--flush takes no report files");
+		if (optind != argc || o.from)
+			return usage_error("--flush takes no report files (nor --from)");
 		return flush(&o);
 	}
 	if (optind == argc)
@@ -272,23 +319,32 @@ int main(int argc, char **argv)
 	if (!o.token || !*o.token)
 		return usage_error("no token: give --token T or set BM_TOKEN (bm-server project create prints one)");
 	for (int i = optind; i < argc; i++)
-		if (access(argv[i], R_OK)) {
+		if ((!o.from || strcmp(argv[i], "-")) && access(argv[i], R_OK)) {
 			log_error("cannot open '%s': %s", argv[i], strerror(errno));
 			return 2;
 		}
+	json_t **imported = NULL;
+	if (o.from && !(imported = import_all(o.from, argv + optind, (size_t)(argc - optind))))
+		return 2;
 	struct upload_context ctx;
 	char *err = NULL;
 	if (context_detect(&o.context, &ctx, &err)) {
 		log_error("%s", err);
 		free(err);
+		for (int i = optind; imported && i < argc; i++)
+			json_decref(imported[i - optind]);
+		free(imported);
 		return 2;
 	}
 	int worst = STORED;
 	for (int i = optind; i < argc; i++) {
-		enum outcome out = upload_file(&o, &ctx, argv[i]);
+		json_t *r = imported ? imported[i - optind] : load_report(argv[i]);
+		enum outcome out = r ? upload_report(&o, &ctx, r, argv[i]) : FAILED;
+		json_decref(r);
 		if ((int)out > worst)
 			worst = out;
 	}
+	free(imported);
 	context_release(&ctx);
 	return worst;
 }

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,8 @@ char *check_platform_key(const char *arch, const char *os, const char *compiler)
 {
 	const char *parts[] = {arch, os, compiler};
 	size_t len = 0;
-	for (size_t i = 0; i < 3; i++)
-		len += (parts[i] ? strlen(parts[i]) : 7) + 1;
+	for (size_t i = 0; i < 3; i++) /* a part may be written as "unknown" */
+		len += (parts[i] && strlen(parts[i]) > 7 ? strlen(parts[i]) : 7) + 1;
 	char *key = xmalloc(len + 1), *p = key;
 	for (size_t i = 0; i < 3; i++) {
 		if (i)
@@ -66,6 +67,7 @@ void check_release(struct check *c)
 		free(c->rows[i].id);
 		free(c->rows[i].status);
 		free(c->rows[i].reason);
+		free(c->rows[i].unit);
 	}
 	free(c->rows);
 	free(c->commit);
@@ -81,36 +83,97 @@ static enum bm_status status_of(const char *name)
 	return !strcmp(name, "ok") ? BM_STATUS_OK : !strcmp(name, "failed") ? BM_STATUS_FAILED : BM_STATUS_SKIPPED;
 }
 
-void check_verdict_of(const struct check *c, const unsigned char *keep, enum verdict *v, int *has_impact,
-		      double *impact)
+/* The rows back into both sides' results, in the check's gate metric, so
+ * that lib/compare.c decides exactly as it does on the server. */
+static void compare_rows(const struct check *c, const unsigned char *keep, struct comparison *cmp)
 {
-	/* The rows back into both sides' results, so that lib/compare.c
-	 * decides exactly as it does on the server. */
 	struct result *head = xcalloc(c->nrows + 1, sizeof *head), *base = xcalloc(c->nrows + 1, sizeof *base);
 	size_t nhead = 0, nbase = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct check_row *r = &c->rows[i];
+		double figure = 0, base_figure = 0;
 		if (keep && !keep[i])
 			continue;
+		if (r->has_speed)
+			gate_figure(c->metric, r->speed, &r->counts, &figure);
 		if (strcmp(r->status, "missing"))
-			head[nhead++] = (struct result){.id = r->id, .status = status_of(r->status), .speed = r->speed};
-		if (r->has_base)
-			base[nbase++] = (struct result){.id = r->id, .status = BM_STATUS_OK, .speed = r->base_speed};
+			head[nhead++] = (struct result){.id = r->id,
+							.status = status_of(r->status),
+							.speed = figure,
+							.has_threshold = r->has_threshold,
+							.threshold = r->threshold};
+		if (r->has_base && gate_figure(c->metric, r->base_speed, &r->base_counts, &base_figure))
+			base[nbase++] = (struct result){.id = r->id, .status = BM_STATUS_OK, .speed = base_figure};
 	}
-	struct comparison cmp;
-	comparison_build(&cmp, head, nhead, c->has_baseline ? base : NULL, nbase, c->threshold);
-	*v = cmp.verdict;
-	*has_impact = cmp.has_commit_impact;
-	*impact = cmp.commit_impact;
-	comparison_release(&cmp);
+	comparison_build(cmp, head, nhead, c->has_baseline ? base : NULL, nbase, c->threshold);
 	free(head);
 	free(base);
 }
 
-void check_set_threshold(struct check *c, double t)
+void check_verdict_of(const struct check *c, const unsigned char *keep, enum verdict *v, int *has_impact,
+		      double *impact)
 {
+	struct comparison cmp;
+	compare_rows(c, keep, &cmp);
+	*v = cmp.verdict;
+	*has_impact = cmp.has_commit_impact;
+	*impact = cmp.commit_impact;
+	comparison_release(&cmp);
+}
+
+struct row_at {
+	const char *id;
+	size_t at;
+};
+
+static int by_pointer(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct row_at *)a)->id, y = (uintptr_t)((const struct row_at *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+void check_judge(struct check *c, enum gate_metric m, double t, const struct check_config *cfg)
+{
+	c->metric = m;
 	c->threshold = t;
-	check_verdict_of(c, NULL, &c->verdict, &c->has_commit_impact, &c->commit_impact);
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct check_row *r = &c->rows[i];
+		r->has_threshold = cfg && check_config_threshold(cfg, r->id, &r->threshold);
+		if (!r->has_threshold)
+			r->threshold = t;
+	}
+	struct comparison cmp;
+	compare_rows(c, NULL, &cmp);
+	/* The comparison's rows name the check's rows by their id pointers:
+	 * take the order and the impacts from there. */
+	struct row_at *index = xcalloc(c->nrows + 1, sizeof *index);
+	for (size_t i = 0; i < c->nrows; i++)
+		index[i] = (struct row_at){c->rows[i].id, i};
+	qsort(index, c->nrows, sizeof *index, by_pointer);
+	struct check_row *rows = xcalloc(c->nrows + 1, sizeof *rows);
+	unsigned char *used = xcalloc(c->nrows + 1, 1);
+	size_t n = 0;
+	for (size_t i = 0; i < cmp.nrows; i++) {
+		struct row_at key = {cmp.rows[i].id, 0}, *at = bsearch(&key, index, c->nrows, sizeof key, by_pointer);
+		used[at->at] = 1;
+		rows[n] = c->rows[at->at];
+		rows[n].has_impact = cmp.rows[i].has_impact;
+		rows[n++].impact = cmp.rows[i].impact;
+	}
+	/* A baseline-only row without the metric's figure, last. */
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!used[i]) {
+			rows[n] = c->rows[i];
+			rows[n++].has_impact = 0;
+		}
+	free(used);
+	free(c->rows);
+	c->rows = rows;
+	c->verdict = cmp.verdict;
+	c->has_commit_impact = cmp.has_commit_impact;
+	c->commit_impact = cmp.commit_impact;
+	comparison_release(&cmp);
+	free(index);
 }
 
 /* Offline ----------------------------------------------------------------- */
@@ -121,7 +184,7 @@ static struct result *as_results(const struct bm_report *r)
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		x[i] = (struct result){.id = r->benchmarks[i].id,
 				       .status = r->benchmarks[i].status,
-				       .speed = r->benchmarks[i].speed};
+				       .speed = benchmark_speed(&r->benchmarks[i])};
 	return x;
 }
 
@@ -148,6 +211,33 @@ static char *mismatch(const struct bm_report *base, const struct bm_report *head
 	free(there);
 	free(here);
 	return why;
+}
+
+/* The counts behind an "ok" simulated benchmark's speed (b may be NULL). */
+static void counts_of(const struct bm_benchmark *b, struct gate_counts *g)
+{
+	memset(g, 0, sizeof *g);
+	if (!b || b->status != BM_STATUS_OK || b->nmetrics)
+		return;
+	g->has_cycles = 1;
+	g->cycles = b->cycles;
+	g->events = b->events;
+}
+
+/* An imported benchmark's own figures, shown instead of derived speeds:
+ * the head's primary metric, and the baseline's in the same unit. */
+static void imported_values(struct check_row *o, const struct bm_benchmark *h, const struct bm_benchmark *b)
+{
+	const struct bm_metric *hm = h && h->status == BM_STATUS_OK && h->nmetrics ? &h->metrics[0] : NULL;
+	const struct bm_metric *bm = b && b->nmetrics ? &b->metrics[0] : NULL;
+	const struct bm_metric *m = hm ? hm : bm;
+	if (!m)
+		return;
+	o->unit = xstrdup(m->unit);
+	if ((o->has_value = hm != NULL))
+		o->value = hm->value;
+	if ((o->has_base_value = bm && !strcmp(bm->name, m->name) && !strcmp(bm->unit, m->unit)))
+		o->base_value = bm->value;
 }
 
 static const struct bm_benchmark *find_benchmark(const struct bm_report *r, const char *id)
@@ -185,6 +275,7 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
 		c->baseline_reason = why;
 	}
 	c->threshold = t;
+	c->metric = GATE_CYCLES;
 	c->has_commit_impact = cmp.has_commit_impact;
 	c->commit_impact = cmp.commit_impact;
 	c->verdict = cmp.verdict;
@@ -202,6 +293,10 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
 		o->base_speed = r->base_speed;
 		o->has_impact = r->has_impact;
 		o->impact = r->impact;
+		const struct bm_benchmark *bb = r->has_base ? find_benchmark(&base, r->id) : NULL;
+		counts_of(hb, &o->counts);
+		counts_of(bb, &o->base_counts);
+		imported_values(o, hb, bb);
 	}
 	comparison_release(&cmp);
 	free(h);
@@ -236,6 +331,44 @@ static int verdict_of_name(const char *name, enum verdict *v)
 	return -1;
 }
 
+/* A count: a JSON integer from 0 up. */
+static int count_of(const json_t *v, uint64_t *n)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return -1;
+	*n = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* The optional cycles and events of one side of a row (bm-server adds
+ * them to "ok" results); an unknown event name is skipped, for a newer
+ * server. */
+static int read_counts(const json_t *b, const char *cycles_key, const char *events_key, size_t i,
+		       struct gate_counts *g, char **err)
+{
+	const json_t *cycles = json_object_get(b, cycles_key), *events = json_object_get(b, events_key), *v;
+	const char *name;
+	memset(g, 0, sizeof *g);
+	if (cycles && !json_is_null(cycles)) {
+		if (count_of(cycles, &g->cycles))
+			return bm_error(err, "benchmarks[%zu].%s: expected a count", i, cycles_key);
+		g->has_cycles = 1;
+	}
+	if (!events || json_is_null(events))
+		return 0;
+	if (!json_is_object(events))
+		return bm_error(err, "benchmarks[%zu].%s: expected an object of counts", i, events_key);
+	json_object_foreach((json_t *)events, name, v) {
+		int e = events_lookup(name);
+		if (e < 0)
+			continue;
+		if (count_of(v, &g->events.v[e]))
+			return bm_error(err, "benchmarks[%zu].%s.%s: expected a count", i, events_key, name);
+		g->events.present |= 1u << e;
+	}
+	return 0;
+}
+
 static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
 {
 	const char *id = json_string_value(json_object_get(b, "id"));
@@ -255,6 +388,16 @@ static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
 	if (hs < 0 || hb < 0 || hi < 0)
 		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i,
 				hs < 0 ? "speed" : hb < 0 ? "base_speed" : "impact");
+	if (read_counts(b, "cycles", "events", i, &o->counts, err) ||
+	    read_counts(b, "base_cycles", "base_events", i, &o->base_counts, err))
+		return -1;
+	const char *unit = json_string_value(json_object_get(b, "unit"));
+	int hv = optional_number(b, "value", &o->value), hbv = optional_number(b, "base_value", &o->base_value);
+	if (hv < 0 || hbv < 0)
+		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i, hv < 0 ? "value" : "base_value");
+	o->unit = unit && (hv || hbv) ? xstrdup(unit) : NULL;
+	o->has_value = o->unit && hv;
+	o->has_base_value = o->unit && hbv;
 	o->id = xstrdup(id);
 	o->status = xstrdup(status);
 	o->reason = dup_or_null(json_string_value(reason));
@@ -312,12 +455,16 @@ int check_from_answer(struct check *c, const char *text, size_t size, char **err
 	json_error_t je;
 	memset(c, 0, sizeof *c);
 	json_t *j = json_loadb(text, size, 0, &je);
-	if (!j)
-		return bm_error(err, "the server's answer is not JSON (line %d: %s)", je.line, je.text);
+	if (!j) {
+		bm_error(err, "the server's answer is not JSON (line %d: %s)", je.line, je.text);
+		bm_error_escape(err);
+		return -1;
+	}
 	int rc = from_json(c, j, err);
 	json_decref(j);
 	if (rc) {
 		bm_error_prefix(err, "the server's answer");
+		bm_error_escape(err);
 		check_release(c);
 	}
 	return rc;

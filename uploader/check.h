@@ -9,7 +9,9 @@
 #ifndef BM_CHECK_H
 #define BM_CHECK_H
 
+#include "check_config.h"
 #include "compare.h"
+#include "gate.h"
 
 #include <stddef.h>
 
@@ -23,7 +25,13 @@ struct check_row {
 	char *status; /* "ok", "failed", "skipped" or "missing" (only the baseline has it) */
 	char *reason; /* why it failed or was skipped, or NULL */
 	int has_speed, has_base, has_impact;
-	double speed, base_speed, impact;
+	double speed, base_speed, impact; /* impact: in the check's gate metric */
+	struct gate_counts counts, base_counts; /* what the speeds came from (zero: unknown) */
+	char *unit;                             /* imported: the metric's unit, shown with... */
+	int has_value, has_base_value;          /* ...its values instead of derived speeds */
+	double value, base_value;
+	int has_threshold;                      /* 1: its own, from --config */
+	double threshold;                       /* the one it is judged with */
 };
 
 struct check {
@@ -33,7 +41,8 @@ struct check {
 	char *baseline;        /* the baseline's SHA (offline: or its file name), or NULL */
 	char *baseline_reason; /* always set: why this baseline, or "no baseline: why" */
 	char *report_url;      /* where the server shows it, or NULL */
-	double threshold;
+	double threshold;       /* the default for benchmarks without their own */
+	enum gate_metric metric; /* what the impacts are of */
 	int has_commit_impact;
 	double commit_impact;
 	enum verdict verdict;
@@ -52,12 +61,14 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
  * text).  Returns 0, or -1 with *err naming what is missing or mistyped. */
 int check_from_answer(struct check *c, const char *text, size_t size, char **err);
 
-/* Recomputes the commit impact and the verdict with threshold t from the
- * rows' speeds, with lib/compare.c (the impacts do not depend on t). */
-void check_set_threshold(struct check *c, double t);
+/* Judges c again with gate metric m, default threshold t and the
+ * per-benchmark thresholds of cfg (NULL: none): every row's impact, the
+ * rows' order, the commit impact and the verdict, with lib/compare.c.  A
+ * row whose sides lack what m needs gets no impact. */
+void check_judge(struct check *c, enum gate_metric m, double t, const struct check_config *cfg);
 
 /* The verdict and commit impact of the rows for which keep[i] is nonzero
- * (all rows when keep is NULL), threshold c->threshold. */
+ * (all rows when keep is NULL), as check_judge judged them. */
 void check_verdict_of(const struct check *c, const unsigned char *keep, enum verdict *v, int *has_impact,
 		      double *impact);
 

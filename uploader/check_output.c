@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CAUSE_SIZE 160
+
 /* Expectations ------------------------------------------------------------ */
 
 void check_expected_init(struct check_expected *x, const struct expectations *e, const char *path,
@@ -21,7 +23,8 @@ void check_expected_init(struct check_expected *x, const struct expectations *e,
 	x->key = xcalloc(c->nrows + 1, sizeof *x->key);
 	x->note = xcalloc(c->nrows + 1, sizeof *x->note);
 	for (size_t i = 0; i < c->nrows; i++)
-		x->result[i] = expectations_judge(e, c->platform, &c->rows[i], &x->key[i], &x->note[i]);
+		x->result[i] = expectations_judge(e, c->platform, expectations_metric(c->metric), &c->rows[i], &x->key[i],
+						  &x->note[i]);
 }
 
 void check_expected_release(struct check_expected *x)
@@ -60,18 +63,82 @@ char *check_format_impact(char buf[32], double impact)
 	return buf;
 }
 
-static const char *impact_cell(char buf[32], const struct check *c, const struct check_row *r)
+/* " (own threshold 2%)" for a row judged with a threshold of its own. */
+static const char *own_threshold(char buf[48], const struct check_row *r)
 {
-	if (r->has_impact)
-		return check_format_impact(buf, r->impact);
+	buf[0] = '\0';
+	if (r->has_threshold)
+		snprintf(buf, 48, " (own threshold %g%%)", 100 * r->threshold);
+	return buf;
+}
+
+static const char *impact_cell(char buf[80], const struct check *c, const struct check_row *r)
+{
+	char own[48];
+	if (r->has_impact) {
+		check_format_impact(buf, r->impact);
+		strcat(buf, own_threshold(own, r));
+		return buf;
+	}
 	if (!strcmp(r->status, "ok"))
 		return r->has_base || !c->has_baseline ? "-" : "new";
 	return r->status; /* failed, skipped, missing */
 }
 
-static const char *speed_cell(char buf[FMT_SIZE], int has, double speed)
+/* The column names of the gate metric's values. */
+static const char *value_name(const struct check *c, int base)
 {
-	return has ? fmt_rate(buf, speed) : "-";
+	static const char *const names[][2] = {
+		[GATE_CYCLES] = {"speed", "base speed"},
+		[GATE_INSTRUCTIONS] = {"Ir", "base Ir"},
+		[GATE_SYSCALLS] = {"calls", "base calls"},
+	};
+	return names[c->metric][base];
+}
+
+/* An imported figure with its unit: "1.25 ms" (times as fmt_seconds),
+ * "60 fps". */
+static const char *imported_cell(char buf[FMT_SIZE], const char *unit, int has, double v)
+{
+	if (!has)
+		return "-";
+	if (!strcmp(unit, "s"))
+		return fmt_seconds(buf, v);
+	snprintf(buf, FMT_SIZE, "%.4g %.*s", v, FMT_SIZE - 12, unit);
+	return buf;
+}
+
+/* A row's value (base: its baseline's) in the gate metric: the speed for
+ * cycles, else the count. */
+static const char *value_cell(char buf[FMT_SIZE], const struct check *c, const struct check_row *r, int base)
+{
+	uint64_t n;
+	if (!(base ? r->has_base : r->has_speed))
+		return "-";
+	if (c->metric == GATE_CYCLES && r->unit)
+		return imported_cell(buf, r->unit, base ? r->has_base_value : r->has_value, base ? r->base_value : r->value);
+	if (c->metric == GATE_CYCLES)
+		return fmt_rate(buf, base ? r->base_speed : r->speed);
+	return gate_count(c->metric, base ? &r->base_counts : &r->counts, &n) ? fmt_count(buf, n) : "-";
+}
+
+/* Why a slower row is slower, in cycles: more instructions or more cache
+ * misses (gate.h); "" when not known or not slower. */
+static const char *cause_cell(char *buf, size_t size, const struct check *c, const struct check_row *r)
+{
+	buf[0] = '\0';
+	if (c->metric == GATE_CYCLES && r->has_impact && r->impact <= -CHECK_UNCHANGED)
+		gate_cause(&r->counts, &r->base_counts, buf, size);
+	return buf;
+}
+
+static int any_cause(const struct check *c)
+{
+	char buf[CAUSE_SIZE];
+	for (size_t i = 0; i < c->nrows; i++)
+		if (*cause_cell(buf, sizeof buf, c, &c->rows[i]))
+			return 1;
+	return 0;
 }
 
 static size_t count_unchanged(const struct check *c)
@@ -134,7 +201,7 @@ static void print_expected_text(FILE *f, const struct check *c, const struct che
 
 void check_print_text(FILE *f, const struct check *c, const struct check_expected *x)
 {
-	char a[32], b[FMT_SIZE], s[FMT_SIZE];
+	char a[80], b[FMT_SIZE], s[FMT_SIZE];
 	if (c->commit)
 		fprintf(f, "commit %s%s%s\n", c->commit, c->platform ? " on " : "", c->platform ? c->platform : "");
 	if (c->has_baseline)
@@ -143,11 +210,13 @@ void check_print_text(FILE *f, const struct check *c, const struct check_expecte
 		fprintf(f, "no baseline: %s \xe2\x80\x94 nothing was compared\n", no_baseline_why(c));
 	threshold_text(a, c->threshold);
 	if (c->has_commit_impact)
-		fprintf(f, "commit impact: %s (threshold %s)\n", check_format_impact(b, c->commit_impact), a);
+		fprintf(f, "commit impact: %s (threshold %s%s%s)\n", check_format_impact(b, c->commit_impact), a,
+			c->metric != GATE_CYCLES ? ", metric " : "", c->metric != GATE_CYCLES ? gate_metric_name(c->metric) : "");
 	fprintf(f, "verdict: %s\n", verdict_name(c->verdict));
 
 	size_t unchanged = count_unchanged(c);
-	int wid = (int)strlen("benchmark"), wb = (int)strlen("base speed"), ws = (int)strlen("speed"),
+	int causes = any_cause(c);
+	int wid = (int)strlen("benchmark"), wb = (int)strlen(value_name(c, 1)), ws = (int)strlen(value_name(c, 0)),
 	    wi = (int)strlen("impact");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct check_row *r = &c->rows[i];
@@ -156,21 +225,24 @@ void check_print_text(FILE *f, const struct check *c, const struct check_expecte
 		int n;
 		if ((n = (int)strlen(r->id)) > wid)
 			wid = n;
-		if ((n = (int)strlen(speed_cell(b, r->has_base, r->base_speed))) > wb)
+		if ((n = (int)strlen(value_cell(b, c, r, 1))) > wb)
 			wb = n;
-		if ((n = (int)strlen(speed_cell(s, r->has_speed, r->speed))) > ws)
+		if ((n = (int)strlen(value_cell(s, c, r, 0))) > ws)
 			ws = n;
 		if ((n = (int)strlen(impact_cell(a, c, r))) > wi)
 			wi = n;
 	}
-	fprintf(f, "\n%-*s  %*s  %*s  %*s\n", wid, "benchmark", wb, "base speed", ws, "speed", wi, "impact");
+	fprintf(f, "\n%-*s  %*s  %*s  %*s%s\n", wid, "benchmark", wb, value_name(c, 1), ws, value_name(c, 0), wi,
+		"impact", causes ? "  cause" : "");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct check_row *r = &c->rows[i];
+		char cause[CAUSE_SIZE];
 		if (check_row_unchanged(r))
 			continue;
 		char *id = one_line(r->id);
-		fprintf(f, "%-*s  %*s  %*s  %*s\n", wid, id, wb, speed_cell(b, r->has_base, r->base_speed), ws,
-			speed_cell(s, r->has_speed, r->speed), wi, impact_cell(a, c, r));
+		cause_cell(cause, sizeof cause, c, r);
+		fprintf(f, "%-*s  %*s  %*s  %*s%s%s\n", wid, id, wb, value_cell(b, c, r, 1), ws, value_cell(s, c, r, 0),
+			wi, impact_cell(a, c, r), *cause ? "  " : "", cause);
 		free(id);
 	}
 	if (unchanged)
@@ -245,7 +317,7 @@ static void print_expected_markdown(FILE *f, const struct check *c, const struct
 
 void check_print_markdown(FILE *f, const struct check *c, const struct check_expected *x)
 {
-	char a[32], b[FMT_SIZE], s[FMT_SIZE];
+	char a[80], b[FMT_SIZE], s[FMT_SIZE];
 	size_t failed = count_failed(c);
 	if (c->verdict == VERDICT_FAILED)
 		fprintf(f, "### bm: failed (%zu benchmark%s failed)\n\n", failed, failed == 1 ? "" : "s");
@@ -268,21 +340,32 @@ void check_print_markdown(FILE *f, const struct check *c, const struct check_exp
 	}
 	threshold_text(a, c->threshold);
 	if (c->has_commit_impact)
-		fprintf(f, "\n**Commit impact:** %s (threshold %s)\n", check_format_impact(b, c->commit_impact), a);
+		fprintf(f, "\n**Commit impact:** %s (threshold %s%s%s)\n", check_format_impact(b, c->commit_impact), a,
+			c->metric != GATE_CYCLES ? ", metric " : "", c->metric != GATE_CYCLES ? gate_metric_name(c->metric) : "");
 
-	fputs("\n| benchmark | base speed | speed | impact |\n| --- | ---: | ---: | ---: |\n", f);
+	int causes = any_cause(c);
+	fprintf(f, "\n| benchmark | %s | %s | impact |%s\n| --- | ---: | ---: | ---: |%s\n", value_name(c, 1),
+		value_name(c, 0), causes ? " cause |" : "", causes ? " --- |" : "");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct check_row *r = &c->rows[i];
+		char cause[CAUSE_SIZE];
 		if (check_row_unchanged(r))
 			continue;
 		fputs("| ", f);
 		md(f, r->id);
-		fprintf(f, " | %s | %s | %s |\n", speed_cell(b, r->has_base, r->base_speed),
-			speed_cell(s, r->has_speed, r->speed), impact_cell(a, c, r));
+		fprintf(f, " | %s | %s | %s |", value_cell(b, c, r, 1), value_cell(s, c, r, 0), impact_cell(a, c, r));
+		if (causes && *cause_cell(cause, sizeof cause, c, r)) {
+			fputc(' ', f);
+			md(f, cause);
+			fputs(" |", f);
+		} else if (causes) {
+			fputs(" |", f);
+		}
+		fputc('\n', f);
 	}
 	size_t unchanged = count_unchanged(c);
 	if (unchanged)
-		fprintf(f, "| %zu unchanged | | | |\n", unchanged);
+		fprintf(f, "| %zu unchanged | | | |%s\n", unchanged, causes ? " |" : "");
 	if (failed) {
 		fputs("\n**Failed:**\n\n", f);
 		for (size_t i = 0; i < c->nrows; i++) {

@@ -187,7 +187,8 @@ static int from_git(struct upload_context *ctx, char **err)
 	return 0;
 }
 
-int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err)
+/* What the flags and the CI's variables say, git not asked yet. */
+static void from_environment(const struct context_flags *flags, struct upload_context *ctx)
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->source = "git";
@@ -202,6 +203,29 @@ int context_detect(const struct context_flags *flags, struct upload_context *ctx
 		ctx->pr = flags->pr;
 	if (flags->commit)
 		ctx->source = "flags";
+}
+
+int context_commit(const struct context_flags *flags, char **sha, long *pr, char **err)
+{
+	struct upload_context ctx;
+	from_environment(flags, &ctx);
+	if (!ctx.sha) {
+		const char *head[] = {"rev-parse", "--verify", "-q", "HEAD^{commit}", NULL};
+		if (!(ctx.sha = git(head))) {
+			context_release(&ctx);
+			return bm_error(err, "not in a git repository with a commit (give --commit SHA)");
+		}
+	}
+	*sha = ctx.sha;
+	*pr = ctx.pr;
+	ctx.sha = NULL;
+	context_release(&ctx);
+	return 0;
+}
+
+int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err)
+{
+	from_environment(flags, ctx);
 	if (from_git(ctx, err)) {
 		context_release(ctx);
 		return -1;

@@ -32,6 +32,11 @@ struct upload_context {
 int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err);
 void context_release(struct upload_context *ctx);
 
+/* Only the commit and the pull request (0: none) that context_detect
+ * would name, for bm-check, which needs neither branch nor history.
+ * Returns 0 with *sha newly allocated, or -1 with *err. */
+int context_commit(const struct context_flags *flags, char **sha, long *pr, char **err);
+
 /* Sets report's context.branch, context.commit and context.pr. */
 void context_apply(const struct upload_context *ctx, json_t *report);
 

@@ -8,9 +8,9 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 struct expectations {
 	json_t *root; /* validated: every key but "load" names {improve, regress} */
@@ -40,8 +40,9 @@ static int check_entry(const char *key, const json_t *v, char **why)
 		slashes += *p == '/';
 	if (slashes < 3 || first == key)
 		return bm_error(why, "key '%s': expected PLATFORM/SUITE/BENCHMARK/METRIC", key);
-	if (strcmp(last + 1, "speed"))
-		return bm_error(why, "key '%s': metric '%s' is not one bm-check gates on (only 'speed')", key, last + 1);
+	if (strcmp(last + 1, "speed") && strcmp(last + 1, "instructions") && strcmp(last + 1, "syscalls"))
+		return bm_error(why, "key '%s': metric '%s' is not one bm-check gates on (speed, instructions or syscalls)",
+				key, last + 1);
 	if (!json_is_object(v))
 		return bm_error(why, "key '%s': expected an object {\"improve\": X, \"regress\": Y}", key);
 	double improve = 0, regress = 0;
@@ -52,29 +53,27 @@ static int check_entry(const char *key, const json_t *v, char **why)
 	return 0;
 }
 
-struct expectations *expectations_load(const char *path, char **why)
+/* expectations_parse, but for the escaping. */
+static struct expectations *parse(const char *text, size_t size, const char *name, char **why)
 {
-	struct stat st;
-	if (stat(path, &st))
-		return bm_error(why, "cannot open '%s': %s", path, strerror(errno)), NULL;
-	if (st.st_size > (off_t)EXPECTATIONS_MAX_BYTES)
-		return bm_error(why, "'%s' is larger than %u bytes", path, EXPECTATIONS_MAX_BYTES), NULL;
+	if (size > EXPECTATIONS_MAX_BYTES)
+		return bm_error(why, "'%s' is larger than %u bytes", name, EXPECTATIONS_MAX_BYTES), NULL;
 	json_error_t je;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return bm_error(why, "%s:%d:%d: %s", path, je.line, je.column, je.text), NULL;
+		return bm_error(why, "%s:%d:%d: %s", name, je.line, je.column, je.text), NULL;
 	const char *key;
 	json_t *v;
 	int rc = 0;
 	if (!json_is_object(root)) {
-		rc = bm_error(why, "%s: expected a JSON object", path);
+		rc = bm_error(why, "%s: expected a JSON object", name);
 	} else if (!json_is_true(json_object_get(root, "load"))) {
-		rc = bm_error(why, "%s: no \"load\": true, so the expectations are not loaded", path);
+		rc = bm_error(why, "%s: no \"load\": true, so the expectations are not loaded", name);
 	} else {
 		json_object_foreach(root, key, v)
 		{
 			if (strcmp(key, "load") && check_entry(key, v, why)) {
-				bm_error_prefix(why, path);
+				bm_error_prefix(why, name);
 				rc = -1;
 				break;
 			}
@@ -89,15 +88,50 @@ struct expectations *expectations_load(const char *path, char **why)
 	return e;
 }
 
-/* The entry for r on platform (or on "*"); *key is its key. */
-static const json_t *lookup(const struct expectations *e, const char *platform, const char *id, const char **key)
+struct expectations *expectations_parse(const char *text, size_t size, const char *name, char **why)
+{
+	struct expectations *e = parse(text, size, name, why);
+	if (!e)
+		bm_error_escape(why);
+	return e;
+}
+
+struct expectations *expectations_load(const char *path, char **why)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return bm_error(why, "cannot open '%s': %s", path, strerror(errno)), NULL;
+	/* One byte past the maximum is enough for expectations_parse to
+	 * refuse the file, so no more is read. */
+	char *text = NULL;
+	size_t size = 0, alloc = 0, got;
+	do {
+		xgrow(&text, &alloc, size + 65536, 1);
+		size_t room = alloc - size, left = EXPECTATIONS_MAX_BYTES + 1 - size;
+		got = fread(text + size, 1, room < left ? room : left, f);
+		size += got;
+	} while (got && size <= EXPECTATIONS_MAX_BYTES);
+	int failed = ferror(f), saved = errno;
+	fclose(f);
+	struct expectations *e = NULL;
+	if (failed)
+		bm_error(why, "cannot read '%s': %s", path, strerror(saved));
+	else
+		e = expectations_parse(text, size, path, why);
+	free(text);
+	return e;
+}
+
+/* The entry for r's metric on platform (or on "*"); *key is its key. */
+static const json_t *lookup(const struct expectations *e, const char *platform, const char *id, const char *metric,
+			    const char **key)
 {
 	const char *sep = strstr(id, "::");
 	int suite_len = sep ? (int)(sep - id) : 0;
 	const char *rest = sep ? sep + 2 : id;
 	const char *platforms[] = {platform ? platform : "unknown", "*"};
 	for (size_t i = 0; i < 2; i++) {
-		char *k = xasprintf("%s/%.*s/%s/speed", platforms[i], suite_len, id, rest);
+		char *k = xasprintf("%s/%.*s/%s/%s", platforms[i], suite_len, id, rest, metric);
 		void *iter = json_object_iter_at(e->root, k);
 		free(k);
 		if (iter) {
@@ -108,12 +142,12 @@ static const json_t *lookup(const struct expectations *e, const char *platform, 
 	return NULL;
 }
 
-enum expectation expectations_judge(const struct expectations *e, const char *platform, const struct check_row *r,
-				    const char **key, char **note)
+enum expectation expectations_judge(const struct expectations *e, const char *platform, const char *metric,
+				    const struct check_row *r, const char **key, char **note)
 {
 	*key = NULL;
 	*note = NULL;
-	const json_t *entry = lookup(e, platform, r->id, key);
+	const json_t *entry = lookup(e, platform, r->id, metric, key);
 	if (!strcmp(r->status, "failed")) {
 		*note = xasprintf("failed: %s", r->reason ? r->reason : "no reason given");
 		return EXPECT_FAILURE;
@@ -141,6 +175,11 @@ enum expectation expectations_judge(const struct expectations *e, const char *pl
 	}
 	*note = xasprintf("impact %+.2f%% is within [%+.2f%%, %+.2f%%]", 100 * r->impact, 100 * regress, 100 * improve);
 	return EXPECT_SUCCESS;
+}
+
+const char *expectations_metric(enum gate_metric m)
+{
+	return m == GATE_CYCLES ? "speed" : gate_metric_name(m);
 }
 
 void expectations_free(struct expectations *e)

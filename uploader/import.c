@@ -7,10 +7,13 @@
 #include "strpool.h"
 #include "xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct import_format *const import_formats[] = {
 	&import_qtestlib,
@@ -44,6 +47,54 @@ int import_parse(const struct import_format *f, const char *data, size_t size, c
 	r->model.id = xasprintf("import/%s", f->name);
 	r->model.frequency_hz = 1;
 	return 0;
+}
+
+/* Reads all of fd into *out (*size bytes), refusing more than
+ * IMPORT_MAX_INPUT.  Returns 0, or -1 with *err set. */
+static int read_all(int fd, const char *name, char **out, size_t *size, char **err)
+{
+	size_t len = 0, alloc = 0;
+	char *buf = NULL;
+	for (;;) {
+		if (len > IMPORT_MAX_INPUT) {
+			free(buf);
+			return bm_error(err, "'%s' is larger than " IMPORT_MAX_INPUT_TEXT, name);
+		}
+		xgrow(&buf, &alloc, len + 65536, 1);
+		ssize_t n = read(fd, buf + len, alloc - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			free(buf);
+			return bm_error(err, "cannot read '%s': %s", name, strerror(e));
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	*out = buf;
+	*size = len;
+	return 0;
+}
+
+int import_file(const struct import_format *f, const char *path, struct bm_report *r, char **err)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	memset(r, 0, sizeof *r);
+	if (fd < 0)
+		return bm_error(err, "cannot open '%s': %s", path, strerror(errno));
+	char *data = NULL;
+	size_t size = 0;
+	int rc = read_all(fd, name, &data, &size, err);
+	if (!is_stdin)
+		close(fd);
+	if (rc == 0)
+		rc = import_parse(f, data, size, name, r, err);
+	free(data);
+	return rc;
 }
 
 /* Ids -------------------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* Importers: other benchmark suites' results as a bm-report/1 report, so
  * that their history can join bm's (docs/bm-import.md).  One file per
  * format (import_qtestlib.c, import_gbench.c, import_chromium.c), each
- * exporting one table entry; bm-import (and later bm-upload --from) finds
- * a format by name in import_formats.
+ * exporting one table entry; bm-import and bm-upload --from find a format
+ * by name in import_formats and read files with import_file.
  *
  * An imported benchmark has no simulated numbers: an ok one carries its
  * source's measurement as a metric named after the source (struct
@@ -47,6 +47,12 @@ const struct import_format *import_find(const char *name);
  * report's tool and model to say where the numbers came from. */
 int import_parse(const struct import_format *f, const char *data, size_t size, const char *name,
 		 struct bm_report *r, char **err);
+
+/* Reads the file at path ("-": standard input) and parses it with f into
+ * r, as import_parse does.  Returns 0, or -1 with *err set to one line:
+ * "cannot open 'x': reason", "cannot read 'x': reason", "'x' is larger
+ * than 64 MiB" or the parser's message with its position.  Never exits. */
+int import_file(const struct import_format *f, const char *path, struct bm_report *r, char **err);
 
 /* Helpers shared by the importers ------------------------------------- */
 

@@ -11,7 +11,7 @@ unset GITHUB_STEP_SUMMARY BM_PROJECT
 cd "$scratch" || exit 1
 
 # bmc ARGS...: runs bm-check; stdout to out, stderr to err, prints the
-# exit code.  (BM_SERVER is server_lib.sh's path to bm-server, not a URL.)
+# exit code.  (Not the caller's BM_SERVER: --server is the tests' to give.)
 bmc() {
 	env -u BM_SERVER "$BM_CHECK" "$@" >out 2>err
 	echo $?
@@ -28,7 +28,7 @@ check_eq "the baseline is named with the reason it was chosen" \
 	"commit e1e1e1 on x86_64-debian-12-gcc-12.2.0|baseline: e0e0e0 (the report 'w0.json' given with --base)" \
 	"$(sed -n 1,2p out | paste -sd'|')"
 check_eq "the table: worst first, signed percentages, speeds with units" \
-	"benchmark  base speed   speed   impact|suite::b3      100 /s   70 /s  -30.00%|suite::b1      100 /s  110 /s  +10.00%|1 unchanged" \
+	"benchmark  base speed   speed   impact  cause|suite::b3      100 /s   70 /s  -30.00%  more instructions (Ir +42.86%)|suite::b1      100 /s  110 /s  +10.00%|1 unchanged" \
 	"$(sed -n '6,$p' out | paste -sd'|')"
 check_eq "[0.1, 0.3, -0.2], t = 0.25: 0.3, an improvement, exit 0" \
 	"0|commit impact: +30.00% (threshold 25%)|verdict: improvement" \
@@ -75,7 +75,7 @@ check_eq "online without a server: exit 2 and what to set" \
 # -- unchanged benchmarks are collapsed into one line --
 make_report u0.json main u0u0u0 2026-11-01T10:00:00Z "" 100,100,100,100,100
 make_report u1.json main u1u1u1 2026-11-02T10:00:00Z u0u0u0 100,100.05,99.95,100,90
-check_eq "|impact| below 0.1% or 0: one line 'N unchanged'" "0|suite::b5      100 /s  90 /s  -10.00%|4 unchanged" \
+check_eq "|impact| below 0.1% or 0: one line 'N unchanged'" "0|suite::b5      100 /s  90 /s  -10.00%  more instructions (Ir +11.11%)|4 unchanged" \
 	"$(bmc --base u0.json --head u1.json)|$(sed -n '7,$p' out | paste -sd'|')"
 
 # -- the Markdown summary (golden files) --
@@ -130,7 +130,7 @@ check_eq "a malformed expectations file: a warning naming the problem, the check
 	"$(bmc --base x0.json --head x1.json --expectations broken.json)|$(cat err)|$(grep -c '^expectations' out)"
 printf '{"load": true, "x/sort/a/cycles": {"improve": 0.05, "regress": -0.05}}\n' >metric.json
 check_eq "expectations on another metric: a warning" \
-	"bm-check: warning: metric.json: key 'x/sort/a/cycles': metric 'cycles' is not one bm-check gates on (only 'speed'); going on without expectations" \
+	"bm-check: warning: metric.json: key 'x/sort/a/cycles': metric 'cycles' is not one bm-check gates on (speed, instructions or syscalls); going on without expectations" \
 	"$(bmc --base x0.json --head x1.json --expectations metric.json >/dev/null; cat err)"
 printf '{"load": tru' >syntax.json
 check "expectations that are not JSON: a warning with the line" \
@@ -142,5 +142,59 @@ check_eq "expectations without \"load\": true are ignored, with a warning" \
 check_eq "a missing expectations file: a warning" \
 	"bm-check: warning: cannot open 'none.json': No such file or directory; going on without expectations" \
 	"$(bmc --base x0.json --head x1.json --expectations none.json >/dev/null; cat err)"
+
+# -- per-benchmark thresholds (--config) --
+make_report k0.json main 4a4a4a 2026-11-01T10:00:00Z "" 100,100,100 ids=sort::a,sort::b,parse::x
+make_report k1.json main 4b4b4b 2026-11-02T10:00:00Z 4a4a4a 95,60,80 ids=sort::a,sort::b,parse::x
+cat >bm.json <<'JSON'
+{"benchmarks": {"sort::a": {"threshold": 0.02}, "sort::*": {"threshold": 0.5}, "parse::*": {"threshold": 0.3}}}
+JSON
+check_eq "--config: an exact id's own 2% fails -5%, patterns let -40% and -20% pass; the commit impact is the failing one" \
+	"1|commit impact: -5.00% (threshold 10%)|verdict: regression|sort::b        100 /s  60 /s  -40.00% (own threshold 50%)" \
+	"$(bmc --base k0.json --head k1.json --config bm.json)|$(sed -n 3,4p out | paste -sd'|')|$(grep '^sort::b' out | sed 's/  more.*//')"
+printf '{"benchmarks": {"sort::*": {"threshold": 0.5}, "*": {"threshold": 0.01}, "parse::*": {"threshold": 0.3}}}' >loose.json
+check_eq "--config: the longest matching pattern wins; nothing beyond its threshold is neutral (the geometric mean)" \
+	"0|commit impact: -23.03% (threshold 10%)|verdict: neutral" \
+	"$(bmc --base k0.json --head k1.json --config loose.json)|$(sed -n 3,4p out | paste -sd'|')"
+printf '{"threshold": 0.3}' >t30.json
+check_eq "--config: its threshold replaces the default; --threshold wins over it" "1 -40.00% (threshold 30%)|0" \
+	"$(bmc --base k0.json --head k1.json --config t30.json) $(sed -n 3p out | cut -d' ' -f3-)|$(bmc --base k0.json --head k1.json --config t30.json --threshold 0.5)"
+printf '{"treshold": 0.1}' >typo.json
+check_eq "--config: an unknown key is an error (exit 2), not ignored" \
+	"2|bm-check: typo.json: unknown key 'treshold' (known: threshold, metric, benchmarks)" \
+	"$(bmc --base k0.json --head k1.json --config typo.json)|$(cat err)"
+printf '{"benchmarks": {"sort::a": {"threshold": 2}}}' >range.json
+check_eq "--config: a threshold out of range: exit 2 naming the benchmark" \
+	"2|bm-check: range.json: benchmarks.\"sort::a\".threshold: expected a number from 0 to 1" \
+	"$(bmc --base k0.json --head k1.json --config range.json)|$(cat err)"
+printf '{"threshold": 0.1,' >cut.json
+check_eq "--config: not JSON: exit 2 with the line and column" "2|bm-check: cut.json:1:18:" \
+	"$(bmc --base k0.json --head k1.json --config cut.json)|$(cut -c1-24 err)"
+check_eq "--config: a missing file: exit 2" "2|bm-check: cannot open 'no.json': No such file or directory" \
+	"$(bmc --base k0.json --head k1.json --config no.json)|$(cat err)"
+
+# -- the gate metric, and why a benchmark got slower --
+make_report l0.json main 5a5a5a 2026-11-01T10:00:00Z "" 100,100 ev_Ir=20000000,20000000 ev_D1mr=12,12 ev_DLmr=10,10
+make_report l1.json main 5b5b5b 2026-11-02T10:00:00Z 5a5a5a 80,50 ev_Ir=20000000,40000000 ev_D1mr=120012,12 ev_DLmr=120010,10
+check_eq "cycles: the same instructions with more cache misses is named as such; more instructions too" \
+	"1|suite::b2      100 /s  50 /s  -50.00%  more instructions (Ir +100.00%)|suite::b1      100 /s  80 /s  -20.00%  more cache misses (Ir +0.00%, L1 misses +120,000, LL misses +120,000)" \
+	"$(bmc --base l0.json --head l1.json)|$(sed -n '7,8p' out | paste -sd'|')"
+check_eq "--metric instructions: the layout-only change passes, the doubled Ir fails" \
+	"1|commit impact: -50.00% (threshold 10%, metric instructions)|benchmark     base Ir          Ir   impact|suite::b2  20,000,000  40,000,000  -50.00%|1 unchanged" \
+	"$(bmc --base l0.json --head l1.json --metric instructions)|$(sed -n 3p out)|$(sed -n '6,$p' out | paste -sd'|')"
+printf '{"load": true, "*/suite/b2/instructions": {"improve": 0.1, "regress": -0.6}}' >ir-exp.json
+check_eq "expectations in the gate metric: METRIC instructions judges the Ir impact" \
+	"0|SUCCESS  */suite/b2/instructions: impact -50.00% is within [-60.00%, +10.00%]" \
+	"$(bmc --base l0.json --head l1.json --metric instructions --expectations ir-exp.json)|$(grep 'suite/b2' out | sed 's/^ *//')"
+make_report s0.json main 6a6a6a 2026-11-01T10:00:00Z "" 100,100,100 ev_sysCount=2,0,5
+make_report s1.json main 6b6b6b 2026-11-02T10:00:00Z 6a6a6a 100,100,100 ev_sysCount=4,3,5
+check_eq "--metric syscalls: counts, a count of zero compared as one call" \
+	"1|suite::b2           0      3  -66.67%|suite::b1           2      4  -50.00%|1 unchanged" \
+	"$(bmc --base s0.json --head s1.json --metric syscalls)|$(sed -n '7,$p' out | paste -sd'|')"
+printf '{"metric": "syscalls"}' >sys.json
+check_eq "the config may choose the metric; --metric wins" "1 0" \
+	"$(bmc --base s0.json --head s1.json --config sys.json) $(bmc --base s0.json --head s1.json --config sys.json --metric cycles)"
+check_eq "--metric: an unknown name is a usage error" "2|bm-check: --metric needs cycles, instructions or syscalls, not 'walltime'" \
+	"$(bmc --base s0.json --head s1.json --metric walltime)|$(head -n 1 err)"
 
 done_testing

@@ -11,14 +11,14 @@ unset GITHUB_STEP_SUMMARY BM_PROJECT GITHUB_TOKEN GITHUB_REPOSITORY GITHUB_API_U
 cd "$scratch" || exit 1
 
 # bmc ARGS...: runs bm-check; stdout to out, stderr to err, prints the
-# exit code.  (BM_SERVER is server_lib.sh's path to bm-server, not a URL.)
+# exit code.  (Not the caller's BM_SERVER: --server is the tests' to give.)
 bmc() {
 	env -u BM_SERVER "$BM_CHECK" "$@" >out 2>err
 	echo $?
 }
 
 db="$scratch/bm.db"
-tok=$("$BM_SERVER" --db "$db" project create demo 2>/dev/null)
+tok=$("$BM_SERVER_BIN" --db "$db" project create demo 2>/dev/null)
 start_server "$db" || exit 1
 
 # The seed's worked examples, pushed to a branch: e1 and e2 have e0 as parent.
@@ -52,6 +52,23 @@ check_eq "BM_SERVER and BM_PROJECT stand for the flags" "1" \
 check_eq "--pr: the pull request's run, against its base branch" \
 	"1|baseline: e0e0e0 (pull request #7: the merge commit's first parent e0e0e0 (the head of 'examples' it merges into) has a run)|commit impact: -50.00% (threshold 10%)" \
 	"$(bmc --server "$server_url" --project demo --commit 7a7a7a --pr 7)|$(sed -n 2,3p out | paste -sd'|')"
+
+# -- the gate metric and the cause, from the counts the server returns --
+make_report l0.json layout 5a5a5a 2026-11-06T10:00:00Z "" 100,100 ev_Ir=20000000,20000000 ev_D1mr=12,12 ev_DLmr=10,10
+make_report l1.json layout 5b5b5b 2026-11-07T10:00:00Z 5a5a5a 80,50 ev_Ir=20000000,40000000 ev_D1mr=120012,12 ev_DLmr=120010,10
+upload "$tok" demo l0.json >/dev/null
+upload "$tok" demo l1.json >/dev/null
+"$BM_CHECK" --base l0.json --head l1.json --metric instructions | sed -n '/^benchmark/,$p' >offline.table
+check_eq "--metric instructions online: the server's counts, as offline" "1" \
+	"$(bmc --server "$server_url" --project demo --commit 5b5b5b --metric instructions)"
+sed -n '/^benchmark/,$p' out >online.table
+check_output "... the same table" offline.table online.table
+check_eq "cycles online: more cache misses named" \
+	"suite::b1      100 /s  80 /s  -20.00%  more cache misses (Ir +0.00%, L1 misses +120,000, LL misses +120,000)" \
+	"$(bmc --server "$server_url" --project demo --commit 5b5b5b >/dev/null; grep '^suite::b1' out)"
+printf '{"benchmarks": {"suite::b2": {"threshold": 0.6}, "suite::b1": {"threshold": 0.25}}}' >bm.json
+check_eq "--config online: the benchmarks' own thresholds" "0|verdict: neutral" \
+	"$(bmc --server "$server_url" --project demo --commit 5b5b5b --config bm.json)|$(sed -n 4p out)"
 
 # -- no baseline: a warning, exit 0 --
 check_eq "the first commit: no baseline, exit 0, said on stdout" \

@@ -47,6 +47,8 @@ check_eq() {
 
 # check_output DESCRIPTION EXPECTED_FILE ACTUAL_FILE
 check_output() {
+	# BM_UPDATE_GOLDEN=1 rewrites the expected file (review the diff).
+	[ -n "${BM_UPDATE_GOLDEN:-}" ] && case $2 in "$top_srcdir"/tests/*) cp "$3" "$2" ;; esac
 	if cmp -s "$2" "$3"; then
 		ok "$1"
 	else
@@ -96,3 +98,13 @@ report_rows() {
 numbers() {
 	json_get "$1" 'join "\n", map { my $b = $_; my $e = $b->{events}; join " ", $b->{id}, $b->{status}, (map { "$_=$e->{$_}" } grep { !/^sys(Cpu)?Time$/ } sort keys %$e), "cycles=" . ($b->{cycles} // "-") } @{$j->{benchmarks}}'
 }
+
+# git_repo DIR: a new git repository on branch main, with an identity,
+# entered (cd).  Then `commit MESSAGE TIME` commits with that author and
+# committer time and prints the SHA.
+git_repo() {
+	git init -q -b main "$1" && cd "$1" || exit 1
+	git config user.email ci@example.com
+	git config user.name ci
+}
+commit() { echo "$1" >file && git add file && GIT_COMMITTER_DATE="$2" git commit -q -m "$1" --date "$2" && git rev-parse HEAD; }

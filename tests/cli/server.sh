@@ -6,11 +6,11 @@
 . "$top_srcdir/tests/cli/server_lib.sh"
 
 db="$scratch/bm.db"
-tok=$("$BM_SERVER" --db "$db" project create demo 2>"$scratch/err")
+tok=$("$BM_SERVER_BIN" --db "$db" project create demo 2>"$scratch/err")
 check "project create prints an upload token" sh -c "echo '$tok' | grep -q '^bm_[0-9a-f]\{64\}$'"
-admin=$("$BM_SERVER" --db "$db" token create demo --admin 2>/dev/null)
-other=$("$BM_SERVER" --db "$db" project create other 2>/dev/null)
-"$BM_SERVER" --db "$db" project create demo >/dev/null 2>"$scratch/err"
+admin=$("$BM_SERVER_BIN" --db "$db" token create demo --admin 2>/dev/null)
+other=$("$BM_SERVER_BIN" --db "$db" project create other 2>/dev/null)
+"$BM_SERVER_BIN" --db "$db" project create demo >/dev/null 2>"$scratch/err"
 check_eq "creating a project twice: exit 1 and why" \
 	"1 bm-server: project 'demo' exists already (bm-server token create PROJECT gives another token)" \
 	"$? $(cat "$scratch/err")"
@@ -134,7 +134,10 @@ check_eq "history: model and platform per point, for the chart's markers" "bm-mo
 	"$(body '"$j->{points}[4]{model} $j->{points}[6]{platform}{arch}"')"
 api GET '/api/v1/projects/demo/benchmarks/suite%3A%3Ab1/history?branch=main&metric=Ir' >/dev/null
 check_eq "history of an event metric" "30000000 27272727" "$(body '"$j->{points}[0]{value} $j->{points}[1]{value}"')"
-check_eq "history: an unknown metric is a 400" 400 "$(api GET '/api/v1/projects/demo/benchmarks/x/history?branch=main&metric=nope')"
+check_eq "history: a metric no result carries (an imported one's name) is an empty series" "200 0" \
+	"$(api GET '/api/v1/projects/demo/benchmarks/suite%3A%3Ab1/history?branch=main&metric=nope') $(body 'scalar @{$j->{points}}')"
+check_eq "history: an empty metric is a 400" 400 "$(api GET '/api/v1/projects/demo/benchmarks/x/history?branch=main&metric=')"
+check_eq "changes: a metric that is not built in is a 400" 400 "$(api GET '/api/v1/projects/demo/changes?branch=main&metric=nope')"
 check_eq "history: no branch is a 400" 400 "$(api GET '/api/v1/projects/demo/benchmarks/x/history')"
 
 # A series of 12 constant values, then one step of 1% (DT 0.5%, ST 4).
@@ -209,7 +212,7 @@ check_eq "nothing was stored by any of them" "$runs_before" "$(run_count demo)"
 
 # Names of any bytes (UTF-8) go in and come back intact.
 name='we"ird <img src=x onerror=alert(1)>/ü '"'"'; DROP TABLE runs;--'
-weird=$("$BM_SERVER" --db "$db" project create "$name" 2>/dev/null)
+weird=$("$BM_SERVER_BIN" --db "$db" project create "$name" 2>/dev/null)
 enc=$(perl -e '$_ = $ARGV[0]; s/([^A-Za-z0-9._~-])/sprintf("%%%02X", ord $1)/ge; print' "$name")
 make_report "$scratch/weird.json" "br/än'ch" abcdef 2026-11-01T10:00:00Z "" 100 'ids=s::x'"'"'; DROP TABLE benchmarks;--[n=<b>]'
 check_eq "a project and benchmark with odd names: stored" 201 "$(upload "$weird" "$enc" "$scratch/weird.json")"

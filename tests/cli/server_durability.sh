@@ -8,7 +8,7 @@
 
 n=${BM_DURABILITY_UPLOADS:-1000}
 db="$scratch/bm.db"
-tok=$("$BM_SERVER" --db "$db" project create load 2>/dev/null)
+tok=$("$BM_SERVER_BIN" --db "$db" project create load 2>/dev/null)
 start_server "$db" --merge-rows 30 || exit 1
 
 # n reports of a linear history, from one template; curl configs with an

@@ -3,7 +3,9 @@
 #
 # Source after lib.sh.
 
-BM_SERVER="$top_builddir/dashboard/bm-server"
+# The server's binary: not BM_SERVER, which bm-upload and bm-check read as
+# the server's URL.
+BM_SERVER_BIN="$top_builddir/dashboard/bm-server"
 server_pid=
 server_url=
 
@@ -13,7 +15,7 @@ start_server() {
 	db=$1
 	shift
 	rm -f "$scratch/server.out"
-	"$BM_SERVER" --db "$db" serve --listen 127.0.0.1:0 "$@" >"$scratch/server.out" 2>>"$scratch/server.err" &
+	"$BM_SERVER_BIN" --db "$db" serve --listen 127.0.0.1:0 "$@" >"$scratch/server.out" 2>>"$scratch/server.err" &
 	server_pid=$!
 	for _ in $(seq 100); do
 		server_url=$(sed -n 's|^bm-server: serving \(http://[^ ]*\)/ .*|\1|p' "$scratch/server.out" 2>/dev/null)
@@ -60,7 +62,9 @@ body() {
 # a bm-report/1 with benchmarks b1, b2, ... at the given speeds
 # ("100,110,-" : "-" is a failed benchmark).  ANCESTORS is a comma list,
 # nearest first ("" for none).  KEY=VALUE: pr=N base=BRANCH model=ID
-# arch=ARCH run_id=ID ids=ID1,ID2,... (ids instead of b1, b2, ...).
+# arch=ARCH run_id=ID ids=ID1,ID2,... (ids instead of b1, b2, ...);
+# ev_NAME=V1,V2,... sets event NAME of each benchmark (Ir is the cycles
+# otherwise, sysCount 1).
 make_report() {
 	perl -MJSON::PP -e '
 		my ($file, $branch, $sha, $ts, $anc, $speeds, @kv) = @ARGV;
@@ -82,6 +86,10 @@ make_report() {
 									  wall_ns => 1000, cpu_ns => 500 }] }] },
 			    profile => { functions => [{ name => "main", cycles => 10 }] } }
 		} @speeds;
+		for my $k (grep { /^ev_/ } keys %o) {
+			my @v = split /,/, $o{$k};
+			$b[$_]{events}{substr $k, 3} = $v[$_] + 0 for grep { $b[$_]{status} eq "ok" } 0 .. $#v;
+		}
 		my $r = { schema => "bm-report/1", run_id => $o{run_id} // "run-$sha-" . ($o{pr} // "push") . "-" . ($o{model} // "m1"),
 			created_at => "2026-11-22T10:00:00Z",
 			tool => { name => "bm-run", version => "0.1.0", valgrind => "3.19.0" },

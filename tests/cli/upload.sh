@@ -2,18 +2,19 @@
 # bm-upload against the real bm-server over real HTTP, from a real git
 # repository with history: the context it fills (git, GitHub Actions,
 # GitLab CI, flags), idempotent retries, retries while the server starts
-# late, the spool while it is down and --flush once it is back, and a
-# refusal (4xx) that is neither retried nor spooled.
+# late, the spool while it is down and --flush once it is back, a
+# refusal (4xx) that is neither retried nor spooled, and --from (another
+# suite's results imported on the way).
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 
 BM_UPLOAD="$top_builddir/uploader/bm-upload"
-unset GITHUB_ACTIONS GITLAB_CI BM_PROJECT BM_TOKEN
+unset GITHUB_ACTIONS GITLAB_CI BM_SERVER BM_PROJECT BM_TOKEN
 db="$scratch/bm.db"
-tok=$("$BM_SERVER" --db "$db" project create app 2>/dev/null)
+tok=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
 start_server "$db" || exit 1
 # up ARGS...: bm-upload with the server, project and token from the
-# environment, as CI sets them (server_lib.sh's BM_SERVER is the binary).
+# environment, as CI sets them.
 up() {
 	env BM_SERVER="$server_url" BM_PROJECT=app BM_TOKEN="$tok" "$BM_UPLOAD" "$@"
 }
@@ -33,11 +34,7 @@ spool="$scratch/spool"
 # A repository: main c1 <- c2 <- c3, feature f1 off c2, and the merge
 # commit GitHub makes for a pull request of feature onto main (parents c3, f1).
 repo="$scratch/repo"
-git init -q -b main "$repo"
-cd "$repo" || exit 1
-git config user.email ci@example.com
-git config user.name ci
-commit() { echo "$1" >file && git add file && GIT_COMMITTER_DATE="$2" git commit -q -m "$1" --date "$2" && git rev-parse HEAD; }
+git_repo "$repo"
 c1=$(commit c1 2026-11-01T10:00:00Z)
 c2=$(commit c2 2026-11-02T10:00:00Z)
 git checkout -q -b feature
@@ -101,6 +98,29 @@ report "$scratch/r.json" run-flags 100
 up_env GITHUB_ACTIONS=true GITHUB_REF=refs/heads/ignored GITHUB_SHA="$c3" -- -q --branch release --commit "$c2" "$scratch/r.json" >/dev/null 2>&1
 api GET /api/v1/projects/app/branches >/dev/null
 check "flags override CI variables" sh -c "grep -q '\"release\"' '$scratch/body'"
+
+# --from: another suite's results, imported as bm-import does, then sent
+# with the same context (project imp, so that app's counts stay).
+data="$top_srcdir/tests/cli/data/import"
+itok=$("$BM_SERVER_BIN" --db "$db" project create imp 2>/dev/null)
+up_imp() {
+	env BM_SERVER="$server_url" BM_PROJECT=imp BM_TOKEN="$itok" "$BM_UPLOAD" -q "$@"
+}
+up_imp --from gbench "$data/gbench.json" >"$scratch/out" 2>"$scratch/err"
+check_eq "--from gbench: exit 0, the report's address on stdout" "0 $server_url/projects/imp/commits/$c3" \
+	"$? $(cat "$scratch/out")"
+api GET "/api/v1/projects/imp/commits/$c3/report" >/dev/null
+check_eq "--from: git's branch and commit, the importer as the model" "main $c3 import/gbench 3" \
+	"$(body '"$j->{branch} $j->{commit} $j->{model} " . scalar @{$j->{benchmarks}}')"
+api GET "/api/v1/projects/imp/benchmarks/BM_Sort%2F1024/history?branch=main&metric=walltime" >/dev/null
+check_eq "--from: the imported value is on the server" "4.2e-05" "$(body 'sprintf "%.6g", $j->{points}[0]{value}')"
+up_imp --from chromium - <"$data/chromium.txt" >/dev/null 2>&1
+check_eq "--from chromium -: standard input" "0 2" "$? $(run_count imp)"
+up_imp --from gbench "$data/gbench.json" "$data/bad.json" >/dev/null 2>"$scratch/err"
+check_eq "--from with a file that does not parse: exit 2, its position, nothing sent" \
+	"2 bm-upload: $data/bad.json:2:94: string or '}' expected near '}' 2" "$? $(cat "$scratch/err") $(run_count imp)"
+up_imp --from junit "$data/gbench.json" >/dev/null 2>"$scratch/err"
+check_eq "--from an unknown format: exit 2" "2 bm-upload: unknown format 'junit'" "$? $(head -n 1 "$scratch/err")"
 
 # Outside a repository, flags can say it all.
 cd "$scratch" || exit 1

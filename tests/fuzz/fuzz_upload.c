@@ -1,12 +1,14 @@
 /* Fuzzes what bm-server does with an upload body before it writes
- * anything: JSON, the bm-report/1 reader and the server's own checks
- * (commit SHAs, RFC 3339 times, ancestry, pull request, duplicates). */
+ * anything: JSON, the bm-report/1 reader, the server's own checks
+ * (commit SHAs, RFC 3339 times, ancestry, pull request, duplicates,
+ * imported metrics) and the speed it stores for each benchmark. */
 #include "config.h"
 
 #include "fuzz.h"
 #include "report.h"
 #include "upload_check.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,6 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(err);
 	} else {
 		FUZZ_ASSERT(r.context.branch && r.context.commit && r.nbenchmarks > 0);
+	}
+	for (size_t i = 0; i < r.nbenchmarks; i++) {
+		double speed = benchmark_speed(&r.benchmarks[i]);
+		FUZZ_ASSERT(isfinite(speed) && speed >= 0);
 	}
 	report_release(&r);
 	return 0;

@@ -20,10 +20,10 @@ END_TEST
 
 START_TEST(comparison_verdicts)
 {
-	const struct result base[] = {{"a", BM_STATUS_OK, 100}, {"b", BM_STATUS_OK, 100}, {"c", BM_STATUS_OK, 100},
-				      {"gone", BM_STATUS_OK, 5}};
-	const struct result head[] = {{"c", BM_STATUS_OK, 70}, {"a", BM_STATUS_OK, 110}, {"b", BM_STATUS_OK, 100},
-				      {"new", BM_STATUS_OK, 1}};
+	const struct result base[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 100}, {.id = "b", .status = BM_STATUS_OK, .speed = 100}, {.id = "c", .status = BM_STATUS_OK, .speed = 100},
+				      {.id = "gone", .status = BM_STATUS_OK, .speed = 5}};
+	const struct result head[] = {{.id = "c", .status = BM_STATUS_OK, .speed = 70}, {.id = "a", .status = BM_STATUS_OK, .speed = 110}, {.id = "b", .status = BM_STATUS_OK, .speed = 100},
+				      {.id = "new", .status = BM_STATUS_OK, .speed = 1}};
 	struct comparison c;
 	comparison_build(&c, head, 4, base, 4, 0.25);
 	ck_assert_int_eq(c.verdict, VERDICT_REGRESSION);
@@ -42,17 +42,49 @@ START_TEST(comparison_verdicts)
 	ck_assert_int_eq(c.has_commit_impact, 0);
 	comparison_release(&c);
 
-	const struct result crashed[] = {{"a", BM_STATUS_OK, 200}, {"b", BM_STATUS_FAILED, 0}};
+	const struct result crashed[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 200}, {.id = "b", .status = BM_STATUS_FAILED, .speed = 0}};
 	comparison_build(&c, crashed, 2, base, 4, 0.25);
 	ck_assert_int_eq(c.verdict, VERDICT_FAILED); /* even with a big improvement */
 	ck_assert_str_eq(c.rows[0].id, "b");
 	comparison_release(&c);
 
-	const struct result same[] = {{"a", BM_STATUS_OK, 100}};
+	const struct result same[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 100}};
 	comparison_build(&c, same, 1, base, 4, 0.1);
 	ck_assert_int_eq(c.verdict, VERDICT_NEUTRAL);
 	ck_assert_double_eq(c.commit_impact, 0);
 	comparison_release(&c);
+}
+END_TEST
+
+START_TEST(per_benchmark_thresholds)
+{
+	/* A loose threshold on "a" keeps its -40% from failing the commit;
+	 * "b"'s tight one makes its -5% the commit's regression. */
+	const struct result base[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 100}, {.id = "b", .status = BM_STATUS_OK, .speed = 100}, {.id = "c", .status = BM_STATUS_OK, .speed = 100}};
+	const struct result head[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 60, .has_threshold = 1, .threshold = 0.5}, {.id = "b", .status = BM_STATUS_OK, .speed = 95, .has_threshold = 1, .threshold = 0.02},
+				      {.id = "c", .status = BM_STATUS_OK, .speed = 100}};
+	struct comparison c;
+	comparison_build(&c, head, 3, base, 3, 0.10);
+	ck_assert_int_eq(c.verdict, VERDICT_REGRESSION);
+	ck_assert_double_eq_tol(c.commit_impact, -0.05, 1e-12);
+	ck_assert_str_eq(c.rows[0].id, "a");
+	ck_assert_double_eq(c.rows[0].threshold, 0.5);
+	ck_assert_double_eq(c.rows[2].threshold, 0.10);
+	comparison_release(&c);
+
+	/* Without b's own threshold nothing is beyond its threshold: the
+	 * geometric mean, neutral. */
+	const struct result loose[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 60, .has_threshold = 1, .threshold = 0.5}, {.id = "b", .status = BM_STATUS_OK, .speed = 95}, {.id = "c", .status = BM_STATUS_OK, .speed = 100}};
+	comparison_build(&c, loose, 3, base, 3, 0.10);
+	ck_assert_int_eq(c.verdict, VERDICT_NEUTRAL);
+	ck_assert_double_eq_tol(c.commit_impact, cbrt(0.6 * 0.95) - 1, 1e-12);
+	comparison_release(&c);
+
+	/* With one threshold for all, the rule is SPEC 4.1's. */
+	const double impacts[] = {0.1, 0.3, -0.2}, ts[] = {0.25, 0.25, 0.25};
+	enum verdict v;
+	ck_assert_double_eq_tol(commit_impact_each(impacts, ts, 3, &v), 0.3, 1e-12);
+	ck_assert_int_eq(v, VERDICT_IMPROVEMENT);
 }
 END_TEST
 
@@ -123,6 +155,7 @@ int main(void)
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("impact and change");
 	tcase_add_test(tc, commit_impact_worked_examples);
+	tcase_add_test(tc, per_benchmark_thresholds);
 	tcase_add_test(tc, comparison_verdicts);
 	tcase_add_test(tc, a_constant_series_has_no_change);
 	tcase_add_test(tc, a_one_percent_step_is_found_at_its_first_commit);
