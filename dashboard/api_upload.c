@@ -51,17 +51,11 @@ void api_upload(struct request *req, struct response *res)
 		http_error(res, 500, "the run was not stored: %s", err);
 		free(err);
 	} else {
-		char *name = url_escape_segment(req->project_name);
-		char *url = xasprintf("%s/projects/%s/commits/%s", http_base_url(req), name, r.context.commit->sha);
-		if (r.context.pr) {
-			char *with_pr = xasprintf("%s?pr=%ld", url, r.context.pr->number);
-			free(url);
-			url = with_pr;
-		}
+		char *url = url_commit_page(http_base_url(req), req->project_name, r.context.commit->sha,
+					    r.context.pr ? r.context.pr->number : 0);
 		http_json(res, created ? 201 : 200, json_pack("{s:s,s:s,s:b}", "run_id", r.run_id, "report_url", url,
 							      "created", created));
 		free(url);
-		free(name);
 	}
 	free(platform);
 	report_release(&r);

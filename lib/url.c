@@ -5,6 +5,7 @@
 #include "xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *url_escape_segment(const char *s)
@@ -17,4 +18,25 @@ char *url_escape_segment(const char *s)
 			p += sprintf(p, "%%%02X", *c);
 	*p = '\0';
 	return out;
+}
+
+char *url_project(const char *base, int api, const char *project, const char *rest)
+{
+	size_t n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	char *name = url_escape_segment(project);
+	char *url = xasprintf("%.*s%s/projects/%s%s%s", (int)n, base, api ? "/api/v1" : "", name, *rest ? "/" : "", rest);
+	free(name);
+	return url;
+}
+
+char *url_commit_page(const char *base, const char *project, const char *sha, long pr)
+{
+	char *commit = url_escape_segment(sha), *rest = pr > 0 ? xasprintf("commits/%s?pr=%ld", commit, pr)
+								      : xasprintf("commits/%s", commit);
+	char *url = url_project(base, 0, project, rest);
+	free(rest);
+	free(commit);
+	return url;
 }

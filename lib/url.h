@@ -7,4 +7,14 @@
  * owns the result. */
 char *url_escape_segment(const char *s);
 
+/* base/api/v1/projects/PROJECT/rest (api nonzero) or base/projects/
+ * PROJECT/rest (a dashboard page): base without its trailing slashes,
+ * project escaped as one segment, rest as given (its segments already
+ * escaped; "" for none).  The caller owns the result. */
+char *url_project(const char *base, int api, const char *project, const char *rest);
+
+/* The dashboard's page of a commit, base/projects/PROJECT/commits/SHA,
+ * with "?pr=N" when pr > 0: what bm-upload prints and bm-check links to. */
+char *url_commit_page(const char *base, const char *project, const char *sha, long pr);
+
 #endif

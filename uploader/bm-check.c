@@ -188,21 +188,12 @@ static int which_commit(struct options *o, char **sha)
 	return 0;
 }
 
-/* The server's URL without trailing slashes (a new string). */
-static char *server_base(const char *server)
-{
-	size_t n = strlen(server);
-	while (n && server[n - 1] == '/')
-		n--;
-	return xstrndup(server, n);
-}
-
 /* Asks the server for the commit's report; returns 0 or 2 (said why). */
 static int fetch(const struct options *o, const char *sha, struct check *c, char **why)
 {
-	char *base = server_base(o->server), *project = url_escape_segment(o->project), *commit = url_escape_segment(sha);
-	char *pr = o->pr ? xasprintf("?pr=%ld", o->pr) : xstrdup("");
-	char *url = xasprintf("%s/api/v1/projects/%s/commits/%s/report%s", base, project, commit, pr), *err = NULL;
+	char *commit = url_escape_segment(sha);
+	char *rest = o->pr ? xasprintf("commits/%s/report?pr=%ld", commit, o->pr) : xasprintf("commits/%s/report", commit);
+	char *url = url_project(o->server, 1, o->project, rest), *err = NULL;
 	struct http_answer ans = {0};
 	int rc = 2;
 	if (http_client_get(url, &o->http, &ans, &err)) {
@@ -217,15 +208,13 @@ static int fetch(const struct options *o, const char *sha, struct check *c, char
 		*why = xasprintf("%s: %s", url, err);
 		free(err);
 	} else {
-		c->report_url = xasprintf("%s/projects/%s/commits/%s%s", base, project, commit, pr);
+		c->report_url = url_commit_page(o->server, o->project, sha, o->pr);
 		rc = 0;
 	}
 	http_answer_release(&ans);
 	free(url);
-	free(pr);
+	free(rest);
 	free(commit);
-	free(project);
-	free(base);
 	return rc;
 }
 

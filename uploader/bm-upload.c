@@ -93,17 +93,6 @@ static long number(const char *opt, const char *arg, long min, long max)
 }
 
 /* The server's URL for a project's uploads; the project percent-encoded. */
-static char *runs_url(const char *server, const char *project)
-{
-	size_t n = strlen(server);
-	while (n && server[n - 1] == '/')
-		n--;
-	char *name = url_escape_segment(project);
-	char *url = xasprintf("%.*s/api/v1/projects/%s/runs", (int)n, server, name);
-	free(name);
-	return url;
-}
-
 /* The server's own message in an error answer, or the whole body. */
 static const char *answer_error(const struct http_answer *ans, json_t **owner)
 {
@@ -123,7 +112,7 @@ static enum outcome send_report(const struct options *o, const char *server, con
 		log_error("%s: the report cannot be written as JSON", what);
 		return FAILED;
 	}
-	char *url = runs_url(server, project), *err = NULL;
+	char *url = url_project(server, 1, project, "runs"), *err = NULL;
 	struct http_answer ans;
 	enum outcome out;
 	if (http_client_post_json(url, text, strlen(text), &o->http, &ans, &err)) {
