@@ -1,5 +1,7 @@
 /* Two worker threads: with --separate-threads=yes callgrind writes one file
- * per thread for each dump. */
+ * per thread for each dump.  The workers wait for each other before they
+ * work, so both are alive at once and get thread ids 2 and 3 every time
+ * (Valgrind reuses the id of a thread that has exited). */
 #include "region.h"
 
 #include <pthread.h>
@@ -12,8 +14,11 @@ static NOINLINE long spin(long n)
 	return s;
 }
 
+static pthread_barrier_t both_started;
+
 static void *worker(void *arg)
 {
+	pthread_barrier_wait(&both_started);
 	keep(spin((long)arg));
 	return NULL;
 }
@@ -29,6 +34,7 @@ static void run_workers(void)
 
 int main(void)
 {
+	pthread_barrier_init(&both_started, NULL, 2);
 	run_workers();
 	REGION("bench_threads", run_workers());
 	return 0;
