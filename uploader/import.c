@@ -37,8 +37,10 @@ int import_parse(const struct import_format *f, const char *data, size_t size, c
 		memset(r, 0, sizeof *r);
 		return bm_error(err, "'%s' is larger than " IMPORT_MAX_INPUT_TEXT, name);
 	}
-	if (f->parse(data, size, name, r, err))
+	if (f->parse(data, size, name, r, err)) {
+		bm_error_escape(err); /* messages quote the input */
 		return -1;
+	}
 	/* No cycle model made these numbers: the model's id names the source,
 	 * so that nothing compares them with simulated ones, and its frequency
 	 * is the placeholder 1 Hz that the reader requires to be positive. */
