@@ -1,7 +1,8 @@
-/* bm-server: stores uploaded reports and answers the JSON API.
+/* bm-server: stores uploaded reports, answers the JSON API and serves the
+ * web dashboard.
  *
  *   bm-server [--db FILE] serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]
- *                               [--merge-rows N]
+ *                               [--merge-rows N] [--web DIR]
  *   bm-server [--db FILE] project create NAME
  *   bm-server [--db FILE] token create PROJECT [--admin]
  *
@@ -9,6 +10,7 @@
 #include "config.h"
 
 #include "http.h"
+#include "web.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -31,7 +33,8 @@ static const char usage_text[] =
 	"usage: bm-server [--db FILE] COMMAND\n"
 	"\n"
 	"  serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL] [--merge-rows N]\n"
-	"                              serve the API (default " DEFAULT_LISTEN "; port 0: any free port)\n"
+	"        [--web DIR]           serve the API and the dashboard (default " DEFAULT_LISTEN "; port 0: any\n"
+	"                              free port; the dashboard's files from DIR, default " BM_WEB_DIR ")\n"
 	"  project create NAME         create a project; prints its upload token\n"
 	"  token create PROJECT [--admin]\n"
 	"                              another upload (or admin) token for PROJECT\n"
@@ -97,13 +100,14 @@ static int cmd_serve(const char *db, int argc, char **argv)
 		{"max-body", required_argument, NULL, 'm'},
 		{"public-url", required_argument, NULL, 'u'},
 		{"merge-rows", required_argument, NULL, 'r'},
+		{"web", required_argument, NULL, 'w'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *listen = DEFAULT_LISTEN;
 	/* Uploads wait on the disk more than on the CPU: more of them in
 	 * flight share each commit (bench/server.sh: 4 threads per core beat 2). */
 	long threads = sysconf(_SC_NPROCESSORS_ONLN) * 4;
-	struct server srv = {.max_body = DEFAULT_MAX_BODY};
+	struct server srv = {.max_body = DEFAULT_MAX_BODY, .web_dir = BM_WEB_DIR};
 	long merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	int opt;
 	char *end;
@@ -127,6 +131,9 @@ static int cmd_serve(const char *db, int argc, char **argv)
 		}
 		case 'u':
 			srv.public_url = optarg;
+			break;
+		case 'w':
+			srv.web_dir = optarg;
 			break;
 		case 'r':
 			merge_rows = strtol(optarg, &end, 10);
@@ -171,6 +178,9 @@ static int cmd_serve(const char *db, int argc, char **argv)
 	}
 	printf("bm-server: serving http://%s%s%s:%u/ (database %s)\n", strchr(host, ':') ? "[" : "", host,
 	       strchr(host, ':') ? "]" : "", bound, db);
+	if (!web_present(srv.web_dir))
+		fprintf(stderr, "bm-server: warning: no dashboard in '%s' (no index.html): serving the API only; "
+				"give --web DIR or install bm\n", srv.web_dir);
 	fflush(stdout);
 	int sig;
 	sigwait(&stop, &sig);

@@ -4,6 +4,7 @@
 #include "http.h"
 
 #include "error.h"
+#include "web.h"
 #include "xalloc.h"
 
 #include <arpa/inet.h>
@@ -27,6 +28,7 @@ struct call {
 	char *body;
 	size_t size, alloc;
 	int too_large;
+	int web; /* a page or a file of the dashboard, not the API */
 	char **owned; /* strings handed out by http_query and friends */
 	size_t nowned, owned_alloc;
 };
@@ -234,6 +236,13 @@ static int begin(struct call *c, const char *url, const char *method, struct res
 		http_error(res, 400, "the path has a bad percent-escape or an encoded NUL");
 		return 1;
 	}
+	if (web_path(req->segments, req->nsegments)) {
+		if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+			http_error(res, 405, "%s is not allowed on the dashboard's pages", method);
+		else
+			c->web = 1;
+		return 1;
+	}
 	const struct route *any = NULL;
 	for (const struct route *r = routes; r->method; r++) {
 		if (!path_matches(r->path, req))
@@ -353,7 +362,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		c->req.internal = c;
 		*con_cls = c;
 		if (begin(c, url, method, &res))
-			return send_response(conn, &res);
+			return c->web ? web_serve(conn, d->srv->web_dir, c->req.segments, c->req.nsegments)
+				      : send_response(conn, &res);
 		return MHD_YES;
 	}
 	if (*data_size) {

@@ -18,6 +18,7 @@ struct server {
 	struct store *store;
 	size_t max_body;  /* bytes, after decompression too */
 	char *public_url; /* base of report_url, or NULL: from the Host header */
+	const char *web_dir; /* the dashboard's files (web.h) */
 };
 
 struct request {
