@@ -59,8 +59,21 @@ enum access { ACCESS_NONE, ACCESS_UPLOAD, ACCESS_ADMIN };
 /* Adds a token to a project and returns it (shown once; only its hash is
  * kept) in *token, which the caller owns. */
 int store_token_create(struct store *st, int64_t project, int admin, char **token, char **err);
+/* The same, with the new token's id in *id. */
+int store_token_create_id(struct store *st, int64_t project, int admin, char **token, int64_t *id, char **err);
 /* What token may do in project (ACCESS_NONE for an unknown token), or -1. */
 int store_token_access(struct store *st, int64_t project, const char *token, char **err);
+
+/* One of a project's tokens, as it can be listed: never the token itself. */
+struct store_token {
+	int64_t id;
+	int admin;
+	int64_t created_at; /* Unix seconds */
+};
+/* The project's tokens, oldest first, in *tokens (the caller frees it). */
+int store_token_list(struct store *st, int64_t project, struct store_token **tokens, size_t *n, char **err);
+/* Revokes token id of project: 1 done, 0 no such token, -1 error. */
+int store_token_delete(struct store *st, int64_t project, int64_t id, char **err);
 
 /* ---- runs ---- */
 

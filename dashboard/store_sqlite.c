@@ -520,6 +520,12 @@ int store_project_put_settings(struct store *st, const struct project *p, char *
 
 int store_token_create(struct store *st, int64_t project, int admin, char **token, char **err)
 {
+	int64_t id;
+	return store_token_create_id(st, project, admin, token, &id, err);
+}
+
+int store_token_create_id(struct store *st, int64_t project, int admin, char **token, int64_t *id, char **err)
+{
 	char *t = token_new(err);
 	if (!t)
 		return -1;
@@ -540,6 +546,7 @@ int store_token_create(struct store *st, int64_t project, int admin, char **toke
 		sqlite3_bind_int(s, 3, admin != 0);
 		sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
 		rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(err, c->db, "store token");
+		*id = sqlite3_last_insert_rowid(c->db);
 		sqlite3_finalize(s);
 	}
 	pthread_mutex_unlock(&st->write_lock);
@@ -548,6 +555,54 @@ int store_token_create(struct store *st, int64_t project, int admin, char **toke
 		free(t);
 	else
 		*token = t;
+	return rc;
+}
+
+int store_token_list(struct store *st, int64_t project, struct store_token **tokens, size_t *n, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	sqlite3_stmt *s = prepare(c, "SELECT id, admin, created_at FROM tokens WHERE project = ?1 ORDER BY id", err);
+	int rc = -1, step;
+	size_t alloc = 0;
+	*tokens = NULL;
+	*n = 0;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			xgrow(tokens, &alloc, *n + 1, sizeof **tokens);
+			(*tokens)[(*n)++] = (struct store_token){sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1),
+								 sqlite3_column_int64(s, 2)};
+		}
+		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "list tokens");
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	if (rc) {
+		free(*tokens);
+		*tokens = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+int store_token_delete(struct store *st, int64_t project, int64_t id, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	pthread_mutex_lock(&st->write_lock);
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "DELETE FROM tokens WHERE project = ?1 AND id = ?2", err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		sqlite3_bind_int64(s, 2, id);
+		rc = sqlite3_step(s) == SQLITE_DONE ? sqlite3_changes(c->db) > 0 : db_error(err, c->db, "revoke token");
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
 	return rc;
 }
 
