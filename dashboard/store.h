@@ -112,6 +112,15 @@ int store_commit_run_like(struct store *st, int64_t project, const char *sha, co
  * branch with the given model and platform. */
 int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
 			  const char *platform, struct store_run *run, char **err);
+/* The (branch, model, platform) series of a project's pushes, each with
+ * its number of runs, latest upload first: the projects page's rows. */
+struct store_series_head {
+	char *branch, *model, *platform;
+	int64_t runs;
+};
+int store_series_heads(struct store *st, int64_t project, struct store_series_head **heads, size_t *n,
+		       char **err);
+void store_series_heads_free(struct store_series_head *heads, size_t n);
 /* The run of the latest commit on branch, whatever its model and platform. */
 int store_branch_head_any(struct store *st, int64_t project, const char *branch, struct store_run *run,
 			  char **err);

@@ -1065,6 +1065,49 @@ int store_branch_head_run(struct store *st, int64_t project, const char *branch,
 		       project, texts, 3, 0, run, err);
 }
 
+int store_series_heads(struct store *st, int64_t project, struct store_series_head **heads, size_t *n,
+		       char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	sqlite3_stmt *s = prepare(c,
+				  "SELECT branch, model, platform, count(*), max(id) FROM runs WHERE project = ?1"
+				  " AND pr IS NULL GROUP BY branch, model, platform ORDER BY 5 DESC",
+				  err);
+	int rc = -1, step;
+	size_t alloc = 0;
+	*heads = NULL;
+	*n = 0;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			xgrow(heads, &alloc, *n + 1, sizeof **heads);
+			(*heads)[(*n)++] = (struct store_series_head){col_text(s, 0), col_text(s, 1), col_text(s, 2),
+								      sqlite3_column_int64(s, 3)};
+		}
+		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read branches");
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	if (rc) {
+		store_series_heads_free(*heads, *n);
+		*heads = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void store_series_heads_free(struct store_series_head *heads, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(heads[i].branch);
+		free(heads[i].model);
+		free(heads[i].platform);
+	}
+	free(heads);
+}
+
 int store_branch_head_any(struct store *st, int64_t project, const char *branch, struct store_run *run,
 			  char **err)
 {
