@@ -3,6 +3,8 @@
 
 #include "api.h"
 
+#include "baseline.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,30 @@ out:
 	json_decref(j);
 }
 
+/* The run's commit and branch, and the run it is compared with
+ * (baseline.c), for the differential flame graph: "baseline" is
+ * {"run_id", "sha", "reason"} or null. */
+static int add_baseline(struct request *req, json_t *j, char **err)
+{
+	struct store_run run;
+	struct baseline base = {0};
+	int rc = store_run_get(req->server->store, req->project.id, req->param[1], &run, err);
+	if (rc <= 0)
+		return rc;
+	if (baseline_find(req->server->store, req->project.id, &run, &base, err)) {
+		store_run_release(&run);
+		return -1;
+	}
+	json_object_set_new(j, "commit", json_string(run.sha));
+	json_object_set_new(j, "branch", json_string(run.branch));
+	json_object_set_new(j, "baseline", base.found ? json_pack("{s:s,s:s,s:s}", "run_id", base.run.run_id, "sha",
+								  base.run.sha, "reason", base.reason)
+						      : json_null());
+	baseline_release(&base);
+	store_run_release(&run);
+	return 0;
+}
+
 void api_profile(struct request *req, struct response *res)
 {
 	json_t *j;
@@ -102,6 +128,10 @@ void api_profile(struct request *req, struct response *res)
 		free(err);
 	} else if (rc == 0) {
 		http_error(res, 404, "no profile of '%s' in run '%s'", req->param[2], req->param[1]);
+	} else if (add_baseline(req, j, &err)) {
+		http_error(res, 500, "%s", err);
+		free(err);
+		json_decref(j);
 	} else {
 		json_object_set_new(j, "run_id", json_string(req->param[1]));
 		json_object_set_new(j, "benchmark", json_string(req->param[2]));

@@ -112,6 +112,8 @@ int store_commit_run_like(struct store *st, int64_t project, const char *sha, co
  * branch with the given model and platform. */
 int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
 			  const char *platform, struct store_run *run, char **err);
+/* The run with the given run_id: 1 found, 0 none, -1 error. */
+int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err);
 /* The (branch, model, platform) series of a project's pushes, each with
  * its number of runs, latest upload first: the projects page's rows. */
 struct store_series_head {

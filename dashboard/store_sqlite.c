@@ -1065,6 +1065,13 @@ int store_branch_head_run(struct store *st, int64_t project, const char *branch,
 		       project, texts, 3, 0, run, err);
 }
 
+int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err)
+{
+	const char *texts[] = {run_id};
+	return one_run(st, "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.run_id = ?2", project, texts, 1,
+		       0, run, err);
+}
+
 int store_series_heads(struct store *st, int64_t project, struct store_series_head **heads, size_t *n,
 		       char **err)
 {

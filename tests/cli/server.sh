@@ -170,6 +170,9 @@ check_eq "changes: the project's DT (1%) does not see a 1% step" "0 0.01 4" \
 api GET /api/v1/projects/demo/runs/run-c2c2c2-push-m1/benchmarks/suite%3A%3Ab1/profile >/dev/null
 check_eq "profile: the stored profile and syscall breakdown with callers" "main read 1 main" \
 	"$(body '"$j->{profile}{functions}[0]{name} $j->{syscalls}{by_function}[0]{function} $j->{syscalls}{count} $j->{syscalls}{by_function}[0]{callers}[0]{function}"')"
+check_eq "profile: the run's commit and the baseline run a differential flame graph compares with" \
+	"c2c2c2 main run-c1c1c1-push-m1 c1c1c1" \
+	"$(body '"$j->{commit} $j->{branch} $j->{baseline}{run_id} $j->{baseline}{sha}"')"
 check_eq "profile: an unknown benchmark is a 404" 404 \
 	"$(api GET /api/v1/projects/demo/runs/run-c2c2c2-push-m1/benchmarks/nope/profile)"
 api GET /api/v1/projects/demo/branches >/dev/null
