@@ -27,8 +27,10 @@ export const paths = {
     `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric})}`,
   changes: (p, branch, metric, dt, st) => `/api/v1/projects/${enc(p)}/changes${query({branch, metric, dt, st})}`,
   profile: (p, run, id) => `/api/v1/projects/${enc(p)}/runs/${enc(run)}/benchmarks/${enc(id)}/profile`,
+  summary: (p) => `/api/v1/projects/${enc(p)}/summary`,
   settings: (p) => `/api/v1/projects/${enc(p)}/settings`,
   tokens: (p) => `/api/v1/projects/${enc(p)}/tokens`,
+  token: (p, id) => `/api/v1/projects/${enc(p)}/tokens/${enc(String(id))}`,
 };
 
 async function call(method, path, {body, token, signal} = {}) {
@@ -57,6 +59,7 @@ async function call(method, path, {body, token, signal} = {}) {
 export const get = (path, opts) => call('GET', path, opts);
 export const put = (path, body, opts) => call('PUT', path, {...opts, body});
 export const post = (path, body, opts) => call('POST', path, {...opts, body});
+export const del = (path, opts) => call('DELETE', path, opts);
 
 // GET, or null when the server answers 404 (a thing that may not exist:
 // a profile, a report of a branch's commit).

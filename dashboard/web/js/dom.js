@@ -85,12 +85,15 @@ export function table(columns, rows, opts = {}) {
       scope: 'col',
       title: c.help,
       'aria-sort': 'none',
-      onclick: c.sort ? () => {
-        if (sortCol === i) desc = !desc;
-        else { sortCol = i; desc = c.defaultDesc ?? true; }
-        fill();
-      } : null,
+      tabindex: c.sort ? '0' : null,
+      onclick: c.sort ? () => sortBy(i) : null,
+      onkeydown: c.sort ? (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(i); } } : null,
     }, c.title));
+  function sortBy(i) {
+    if (sortCol === i) desc = !desc;
+    else { sortCol = i; desc = columns[i].defaultDesc ?? true; }
+    fill();
+  }
   function fill() {
     let shown = rows;
     if (sortCol >= 0 && columns[sortCol].sort) {
@@ -147,4 +150,12 @@ export function lazyDetails(summary, build, attrs = {}) {
   d.addEventListener('toggle', fill);
   if (attrs.open) queueMicrotask(fill);
   return d;
+}
+
+// Replaces el's content with children (null, undefined and false are
+// left out, arrays flattened: replaceChildren would write "null").
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
 }

@@ -1,7 +1,7 @@
 // The dashboard's entry point: the layout around every page, and which
 // module draws which address.
-import {h, clear} from './dom.js';
-import {errorBox} from './api.js';
+import {h, clear, fill} from './dom.js';
+import {errorBox, ApiError} from './api.js';
 import * as router from './router.js';
 import * as urls from './urls.js';
 
@@ -32,19 +32,27 @@ async function renderPage(m, url, signal) {
   app.dataset.state = 'loading';
   if (!m) {
     clear(crumbs);
-    app.replaceChildren(root);
+    fill(app, root);
     root.append(h('h1', null, 'Not found'),
       h('p', null, 'No page has the address ', h('code', null, url.pathname), '. ', h('a', {href: '/'}, 'All projects')));
     document.title = 'Not found · bm';
     app.dataset.state = 'ready';
     return;
   }
-  const mod = await m.route.load();
+  let mod;
+  try {
+    mod = await m.route.load();
+  } catch (e) {
+    if (signal.aborted) return;
+    fill(app, fill(root, errorBox(e, 'Could not load this page\'s script')));
+    app.dataset.state = 'ready';
+    return;
+  }
   if (signal.aborted) return;
   const project = m.params.project;
-  crumbs.replaceChildren(project !== undefined ? projectNav(project, mod.name) : []);
+  fill(crumbs, project !== undefined ? projectNav(project, mod.name) : []);
   root.append(h('p', {class: 'loading'}, 'Loading…'));
-  app.replaceChildren(root);
+  fill(app, root);
   app.dataset.page = mod.name;
   const ctx = {
     params: m.params,
@@ -58,8 +66,8 @@ async function renderPage(m, url, signal) {
     await mod.render(ctx);
   } catch (e) {
     if (signal.aborted || e.name === 'AbortError') return;
-    console.error(e);
-    root.replaceChildren(errorBox(e, 'Could not show this page'));
+    if (!(e instanceof ApiError)) console.error(e); // a bug here, not the server's answer
+    fill(root, errorBox(e, 'Could not show this page'));
   }
   if (!signal.aborted) app.dataset.state = 'ready';
 }

@@ -1,0 +1,96 @@
+// /projects/NAME/commits/SHA[?pr=N]: one commit (or pull request) against
+// its baseline: the baseline and why, the commit impact on a gauge, every
+// benchmark's impact (failed first, unchanged collapsed), with links to
+// each benchmark's history and profile.  bm-check's summary links here.
+//
+// Data: GET /api/v1/projects/NAME/commits/SHA/report[?pr=N].
+import {h, fill} from '../dom.js';
+import {get, paths} from '../api.js';
+import * as f from '../format.js';
+import * as urls from '../urls.js';
+import {gauge} from '../gauge.js';
+import {verdictBadge, statusBadge, impactCell, benchmarkTables, eventDeltas} from './common.js';
+
+export const name = 'commit';
+
+const VERDICT_WORDS = {
+  failed: 'At least one benchmark failed.',
+  'no-baseline': 'Nothing to compare with: there is no baseline.',
+  regression: 'Regression beyond the threshold.',
+  improvement: 'Improvement beyond the threshold.',
+  neutral: 'Within the threshold.',
+};
+
+export async function render(ctx) {
+  const {project, sha} = ctx.params;
+  const pr = ctx.query.get('pr');
+  ctx.title(`${pr ? `#${pr} ` : ''}${f.shortSha(sha)} · ${project}`);
+  const r = await get(paths.report(project, sha, pr), {signal: ctx.signal});
+  const base = r.baseline;
+  // A pull request's branch has no history of its own (its runs are not
+  // part of a branch's series): its benchmarks' history is the base's.
+  const historyBranch = base ? base.branch : r.branch;
+  const t = r.threshold;
+
+  const counts = {failed: 0, regressed: 0, improved: 0, unchanged: 0, other: 0};
+  for (const b of r.benchmarks) {
+    if (b.status === 'failed') counts.failed++;
+    else if (b.impact === null) counts.other++;
+    else if (b.impact < 0) counts.regressed++;
+    else if (b.impact > 0) counts.improved++;
+    else counts.unchanged++;
+  }
+
+  const head = h('header', {class: 'report-head'},
+    h('h1', null, r.pr ? `Pull request #${r.pr}` : 'Commit', ' ', h('span', {class: 'sha', title: r.commit}, f.shortSha(r.commit))),
+    h('dl', {class: 'facts'},
+      h('dt', null, 'Branch'), h('dd', null, h('span', {class: 'branch'}, r.branch)),
+      h('dt', null, 'Commit'), h('dd', null, h('code', {class: 'sha-full'}, r.commit)),
+      h('dt', null, 'Run'), h('dd', null, h('code', null, r.run_id)),
+      h('dt', null, 'Model'), h('dd', null, r.model),
+      h('dt', null, 'Platform'), h('dd', null, f.platformText(r.platform))));
+
+  const baseline = h('section', {class: ['baseline card', base ? null : 'no-baseline']},
+    h('h2', null, 'Baseline'),
+    base ? h('p', null, 'Compared with ', h('a', {href: urls.commit(project, base.sha), class: 'sha'}, f.shortSha(base.sha)),
+      ' on ', h('span', {class: 'branch'}, base.branch), ' (run ', h('code', null, base.run_id), ').')
+      : h('p', {class: 'bad'}, 'No baseline.'),
+    h('p', {class: 'reason'}, r.baseline_reason));
+
+  const impact = h('section', {class: 'impact-card card'},
+    h('h2', null, 'Commit impact'),
+    h('div', {class: 'gauge-wrap'},
+      gauge(r.commit_impact, t, r.verdict),
+      h('div', {class: 'gauge-text'},
+        h('div', {class: 'big-number'}, r.commit_impact === null ? '–' : f.pct(r.commit_impact)),
+        verdictBadge(r.verdict),
+        h('p', null, VERDICT_WORDS[r.verdict] || ''),
+        h('p', {class: 'meta'}, `Threshold ±${f.pct(t, false)}. The gauge's scale is a square root, so that a 1% change already moves it a tenth of the way.`))),
+    h('p', {class: 'counts'},
+      h('span', {class: counts.failed ? 'bad' : 'zero'}, `${counts.failed} failed`), ' · ',
+      h('span', {class: counts.regressed ? 'bad' : 'zero'}, `${counts.regressed} slower`), ' · ',
+      h('span', {class: counts.improved ? 'good' : 'zero'}, `${counts.improved} faster`), ' · ',
+      `${counts.unchanged} unchanged`, counts.other ? ` · ${counts.other} without a comparison (new, missing or skipped)` : ''));
+
+  const columns = [
+    {title: 'Status', cell: (b) => statusBadge(b.status), sort: (b) => b.status, defaultDesc: false},
+    {title: 'Benchmark', class: 'bench-id', cell: (b) => h('span', null,
+      h('a', {href: urls.history(project, b.id, historyBranch), class: 'bench-name'}, b.id),
+      b.reason ? h('div', {class: 'reason'}, b.reason) : null),
+    sort: (b) => b.id, defaultDesc: false},
+    {title: 'Impact', class: 'impact-col', cell: (b) => impactCell(b.impact), sort: (b) => b.impact, defaultDesc: false},
+    {title: 'Speed', class: 'num', cell: (b) => (b.metric && b.value !== undefined ? `${f.si(b.value)} ${b.unit}` : f.speed(b.speed)), sort: (b) => b.speed},
+    {title: 'Baseline', class: 'num', cell: (b) => (b.metric && b.base_value !== undefined ? `${f.si(b.base_value)} ${b.unit}` : f.speed(b.base_speed)), sort: (b) => b.base_speed},
+    {title: 'Cycles', class: 'num wide-only', cell: (b) => (b.cycles !== undefined ? f.int(b.cycles) : '–'), sort: (b) => b.cycles},
+    {title: 'Why', class: 'wide-only', help: 'instructions and cache misses against the baseline', cell: (b) => eventDeltas(b.events, b.base_events)},
+    {title: '', cell: (b) => h('span', {class: 'links'},
+      h('a', {href: urls.history(project, b.id, historyBranch)}, 'history'),
+      b.status === 'ok' && !b.metric ? [' ', h('a', {href: urls.profile(project, r.run_id, b.id, base ? base.run_id : null)}, 'profile')] : null)},
+  ];
+
+  const list = h('section', {class: 'benchmarks-card'},
+    h('h2', null, `Benchmarks (${r.benchmarks.length})`),
+    ...benchmarkTables(r.benchmarks, columns));
+
+  fill(ctx.root, head, h('div', {class: 'cards'}, impact, baseline), list);
+}

@@ -1,0 +1,100 @@
+// The history chart: uPlot with one point per commit, markers where the
+// model or platform changed, the value under the cursor, the commit on a
+// click, several benchmarks on one chart, an event metric.
+import test from 'node:test';
+import {env, api, newPage, open, shot, texts, assert, assertNoInjection, XSS, P, enc} from './lib.mjs';
+
+test('a benchmark\'s speed on main: every point, and markers for the model and platform changes', async () => {
+  const {json: h} = await api(`/api/v1/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main`);
+  assert.equal(h.points.length, 30);
+  const page = await newPage();
+  await open(page, `/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main`);
+  const chart = page.locator('.chart[data-drawn="1"]');
+  assert.equal(await chart.getAttribute('data-points'), String(h.points.length), 'one x value per point');
+  assert.equal(await chart.locator('canvas').count(), 1, 'uPlot drew on a canvas');
+  // The data uPlot was given: every value of the API, in order.
+  const drawn = await page.evaluate(() => [...document.querySelectorAll('.chart .u-legend .u-series')].length);
+  assert.equal(drawn, 2, 'the legend has the x series and one benchmark');
+  const markers = await texts(page, 'ul.markers li');
+  assert.equal(markers.length, 2);
+  assert.match(markers[0], /model bm-model\/0 → bm-model\/1/);
+  assert.match(markers[1], /platform aarch64 · Debian 12 · GCC 12\.2\.0 → x86_64 · Debian 12 · GCC 12\.2\.0/);
+  assert.equal(await chart.getAttribute('data-markers'), '2');
+  await shot(page, 'history');
+  await page.done();
+});
+
+test('hovering shows the value under the cursor; a click shows the commit', async () => {
+  const {json: h} = await api(`/api/v1/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main`);
+  const page = await newPage();
+  await open(page, `/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main`);
+  const over = page.locator('.chart .u-over');
+  const box = await over.boundingBox();
+  // The right end is the newest commit: 120/s.
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /120\.0 \/s/.test(document.querySelector('.hover-readout').textContent));
+  const last = h.points[h.points.length - 1];
+  assert.match(await page.textContent('.hover-readout'), new RegExp(last.commit.slice(0, 10)));
+  assert.match(await page.textContent('.chart .u-legend'), /120\.0 \/s/, 'the legend shows the value too');
+  // The left end: the first commit, 100/s.
+  await page.mouse.move(box.x + 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /100\.0 \/s/.test(document.querySelector('.hover-readout').textContent));
+  await page.mouse.click(box.x + 2, box.y + box.height / 2);
+  await page.waitForSelector('.point-details:not([hidden])');
+  const link = page.locator('.point-details h2 a');
+  assert.equal(await link.textContent(), h.points[0].commit.slice(0, 10));
+  assert.equal(await link.getAttribute('href'), `/projects/${P}/commits/${h.points[0].commit}`);
+  assert.match(await page.textContent('.point-details'), /bm-model\/0/);
+  await shot(page, 'history-clicked');
+  await link.click();
+  await page.waitForSelector('#app[data-state="ready"][data-page="commit"]');
+  await page.done();
+});
+
+test('several benchmarks on one chart, with the XSS-named one as text', async () => {
+  const page = await newPage();
+  const path = `/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main&also=${enc(XSS)}&also=suite%3A%3Acrashy`;
+  await open(page, path);
+  const chart = page.locator('.chart[data-drawn="1"]');
+  assert.equal(await chart.getAttribute('data-series'), '3');
+  assert.equal(await chart.getAttribute('data-points'), '30', 'the same 30 commits');
+  const legend = await texts(page, '.chart .u-legend .u-series .u-label');
+  assert.deepEqual(legend, ['commit', 'suite::fast', XSS, 'suite::crashy']);
+  assert.deepEqual(await texts(page, '.series-list .chip a'), ['suite::fast', XSS, 'suite::crashy']);
+  await assertNoInjection(page);
+  // crashy failed at the newest commit: no value there.
+  const box = await page.locator('.chart .u-over').boundingBox();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /crashy: failed/.test(document.querySelector('.hover-readout').textContent));
+  await shot(page, 'history-several');
+  // Removing one from the chart.
+  await page.click('.series-list .chip:nth-child(3) button');
+  await page.waitForSelector('.chart[data-series="2"]');
+  assert.equal(new URL(page.url()).searchParams.getAll('also').join('|'), XSS);
+  await page.done();
+});
+
+test('an event metric (Ir) on the chart', async () => {
+  const {json: h} = await api(`/api/v1/projects/${P}/benchmarks/suite%3A%3Aslow/history?branch=main&metric=Ir`);
+  const page = await newPage();
+  await open(page, `/projects/${P}/benchmarks/suite%3A%3Aslow/history?branch=main`);
+  await page.selectOption('select[name="metric"]', 'Ir');
+  await page.waitForSelector('#app[data-state="ready"] .chart[data-drawn="1"]');
+  assert.equal(new URL(page.url()).searchParams.get('metric'), 'Ir');
+  assert.equal(await page.getAttribute('.chart', 'data-points'), String(h.points.length));
+  const box = await page.locator('.chart .u-over').boundingBox();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  const last = h.points[h.points.length - 1].value;
+  await page.waitForFunction((v) => document.querySelector('.hover-readout').textContent.includes(v),
+    new Intl.NumberFormat('en-US').format(last));
+  await shot(page, 'history-ir');
+  await page.done();
+});
+
+test('without a branch: the latest branch is chosen and put in the address', async () => {
+  const {json: br} = await api(`/api/v1/projects/${P}/branches`);
+  const page = await newPage();
+  await open(page, `/projects/${P}/benchmarks/suite%3A%3Afast/history`);
+  assert.equal(new URL(page.url()).searchParams.get('branch'), br.branches[0].name);
+  await page.done();
+});
