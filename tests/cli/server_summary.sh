@@ -3,6 +3,7 @@
 # platform with pushes, its latest run against its baseline, counted.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
+cd "$scratch" || exit 1
 
 db="$scratch/bm.db"
 tok=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)

@@ -3,6 +3,7 @@
 # the tokens themselves, made (shown once), revoked; admin tokens only.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
+cd "$scratch" || exit 1
 
 db="$scratch/bm.db"
 up=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
