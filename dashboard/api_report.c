@@ -76,6 +76,10 @@ static json_t *benchmark_rows(const struct comparison *cmp, const struct store_r
 					number_or_null(r->has_base, r->base_speed), "impact",
 					number_or_null(r->has_impact, r->impact), "status",
 					r->in_head ? report_status_name(r->status) : "missing", "reason", h ? h->reason : NULL);
+		if (h) {
+			json_object_set_new(row, "run_id", json_string(h->run_id));
+			json_object_set_new(row, "profile", json_boolean(h->has_profile));
+		}
 		add_counts(row, "cycles", "events", h);
 		add_counts(row, "base_cycles", "base_events", b);
 		add_metric(row, h, b);
@@ -151,6 +155,8 @@ void api_commit_report(struct request *req, struct response *res)
 				 baseline, "baseline_reason", base.reason, "threshold", t, "commit_impact",
 				 number_or_null(cmp.has_commit_impact, cmp.commit_impact), "verdict",
 				 verdict_name(cmp.verdict), "benchmarks", benchmark_rows(&cmp, hres, nh, bres, nb));
+	if (body && head.pr)
+		json_object_set_new(body, "base_branch", head.base_branch ? json_string(head.base_branch) : json_null());
 	if (body)
 		http_json(res, 200, body);
 	else

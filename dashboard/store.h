@@ -138,6 +138,8 @@ struct store_result {
 	struct bm_events events; /* the counted events (present bits set) */
 	char *metric, *unit;     /* an imported result's primary metric, or NULL */
 	double value;
+	char *run_id;            /* the run it came from (a commit may have several) */
+	int has_profile;         /* whether that run stored its profile */
 };
 /* The results of commit sha with run's model and platform: every such run
  * of the commit, a benchmark's newest result winning; sorted by id

@@ -1142,7 +1142,9 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 				  " g AS (SELECT benchmark, status, speed, reason, max(run) AS run, cycles, " EVENT_COLUMNS
 				  " FROM x GROUP BY benchmark)"
 				  " SELECT b.name, g.status, g.speed, g.reason, g.run, g.cycles, " EVENT_COLUMNS
-				  ", m.name, m.unit, m.value FROM g JOIN benchmarks b ON b.id = g.benchmark"
+				  ", m.name, m.unit, m.value, r.run_id,"
+				  " EXISTS (SELECT 1 FROM profiles p WHERE p.run = g.run AND p.benchmark = g.benchmark)"
+				  " FROM g JOIN benchmarks b ON b.id = g.benchmark JOIN runs r ON r.id = g.run"
 				  " LEFT JOIN result_metrics m ON m.run = g.run AND m.benchmark = g.benchmark AND m.position = 0"
 				  " ORDER BY b.name",
 				  err);
@@ -1177,6 +1179,8 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 				x->unit = col_text(s, 7 + BM_EV_COUNT);
 				x->value = sqlite3_column_double(s, 8 + BM_EV_COUNT);
 			}
+			x->run_id = col_text(s, 9 + BM_EV_COUNT);
+			x->has_profile = sqlite3_column_int(s, 10 + BM_EV_COUNT);
 		}
 		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read results");
 		sqlite3_finalize(s);
@@ -1197,6 +1201,7 @@ void store_results_free(struct store_result *results, size_t n)
 		free(results[i].reason);
 		free(results[i].metric);
 		free(results[i].unit);
+		free(results[i].run_id);
 	}
 	free(results);
 }

@@ -47,6 +47,9 @@ check_eq "impacts per benchmark, worst first" "suite::b3 -0.3 suite::b2 0 suite:
 	"$(body 'join " ", map { "$_->{id} " . (0 + sprintf("%.6f", $_->{impact})) } @{$j->{benchmarks}}')"
 check_eq "commit impact with one impact below -t (t = 0.10): the worst, a regression" "-0.3 regression 0.1" \
 	"$(body '(0 + sprintf("%.6f", $j->{commit_impact})) . " $j->{verdict} $j->{threshold}"')"
+check_eq "each benchmark names the run its result came from and whether it has a profile" \
+	"run-c2c2c2-push-m1 1" \
+	"$(body 'my $b = $j->{benchmarks}[0]; "$b->{run_id} " . ($b->{profile} ? 1 : 0)')"
 api GET /api/v1/projects/demo/commits/c5c5c5/report >/dev/null
 check_eq "push: the closest ancestor with a run, past one without" \
 	"c3c3c3 push to 'main': the closest first-parent ancestor with a run is c3c3c3, 2 commits back" \

@@ -29,7 +29,7 @@ export async function render(ctx) {
   const base = r.baseline;
   // A pull request's branch has no history of its own (its runs are not
   // part of a branch's series): its benchmarks' history is the base's.
-  const historyBranch = base ? base.branch : r.branch;
+  const historyBranch = base ? base.branch : r.base_branch || r.branch;
   const t = r.threshold;
 
   const counts = {failed: 0, regressed: 0, improved: 0, unchanged: 0, other: 0};
@@ -85,7 +85,9 @@ export async function render(ctx) {
     {title: 'Why', class: 'wide-only', help: 'instructions and cache misses against the baseline', cell: (b) => eventDeltas(b.events, b.base_events)},
     {title: '', cell: (b) => h('span', {class: 'links'},
       h('a', {href: urls.history(project, b.id, historyBranch)}, 'history'),
-      b.status === 'ok' && !b.metric ? [' ', h('a', {href: urls.profile(project, r.run_id, b.id, base ? base.run_id : null)}, 'profile')] : null)},
+      b.status === 'ok' && !b.metric && b.profile !== false
+        ? [' ', h('a', {href: urls.profile(project, b.run_id || r.run_id, b.id, base ? base.run_id : null)}, 'profile')]
+        : null)},
   ];
 
   const list = h('section', {class: 'benchmarks-card'},
