@@ -14,6 +14,7 @@ void api_settings_put(struct request *req, struct response *res);
 void api_projects(struct request *req, struct response *res);
 void api_branches(struct request *req, struct response *res);
 void api_summary(struct request *req, struct response *res);       /* GET summary */
+void api_benchmarks(struct request *req, struct response *res);    /* GET benchmarks?branch=B */
 void api_tokens_list(struct request *req, struct response *res);   /* GET tokens (admin) */
 void api_tokens_create(struct request *req, struct response *res); /* POST tokens (admin) */
 void api_tokens_delete(struct request *req, struct response *res); /* DELETE tokens/ID (admin) */

@@ -33,6 +33,23 @@ void api_branches(struct request *req, struct response *res)
 	http_json(res, 200, json_pack("{s:s,s:o}", "project", req->project_name, "branches", a));
 }
 
+void api_benchmarks(struct request *req, struct response *res)
+{
+	const char *branch = http_query(req, "branch");
+	json_t *ids;
+	char *err = NULL;
+	if (!branch || !*branch) {
+		http_error(res, 400, "branch: give ?branch=NAME");
+		return;
+	}
+	if (store_benchmark_ids(req->server->store, req->project.id, branch, &ids, &err)) {
+		http_error(res, 500, "%s", err);
+		free(err);
+		return;
+	}
+	http_json(res, 200, json_pack("{s:s,s:o}", "branch", branch, "benchmarks", ids));
+}
+
 static json_t *settings_json(const struct project *p)
 {
 	return json_pack("{s:f,s:f,s:i}", "threshold", p->threshold, "dt", p->dt, "st", (int)p->st);

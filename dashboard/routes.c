@@ -14,6 +14,7 @@ const struct route routes[] = {
 	{"PUT", "api/v1/projects/*/settings", ACCESS_ADMIN, api_settings_put},
 	{"GET", "api/v1/projects/*/branches", ACCESS_NONE, api_branches},
 	{"GET", "api/v1/projects/*/summary", ACCESS_NONE, api_summary},
+	{"GET", "api/v1/projects/*/benchmarks", ACCESS_NONE, api_benchmarks},
 	{"GET", "api/v1/projects/*/tokens", ACCESS_ADMIN, api_tokens_list},
 	{"POST", "api/v1/projects/*/tokens", ACCESS_ADMIN, api_tokens_create},
 	{"DELETE", "api/v1/projects/*/tokens/*", ACCESS_ADMIN, api_tokens_delete},

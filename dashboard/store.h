@@ -112,6 +112,9 @@ int store_commit_run_like(struct store *st, int64_t project, const char *sha, co
  * branch with the given model and platform. */
 int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
 			  const char *platform, struct store_run *run, char **err);
+/* The ids of the benchmarks with a result on branch (pushes and pull
+ * requests alike), sorted, as a JSON array (a new reference). */
+int store_benchmark_ids(struct store *st, int64_t project, const char *branch, json_t **out, char **err);
 /* The run with the given run_id: 1 found, 0 none, -1 error. */
 int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err);
 /* The (branch, model, platform) series of a project's pushes, each with

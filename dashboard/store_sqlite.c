@@ -1065,6 +1065,39 @@ int store_branch_head_run(struct store *st, int64_t project, const char *branch,
 		       project, texts, 3, 0, run, err);
 }
 
+int store_benchmark_ids(struct store *st, int64_t project, const char *branch, json_t **out, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	/* results' key starts with (benchmark, branch): one probe each. */
+	sqlite3_stmt *s = prepare(c,
+				  "SELECT b.name FROM benchmarks b WHERE b.project = ?1 AND"
+				  " (EXISTS (SELECT 1 FROM results r WHERE r.benchmark = b.id AND r.branch = ?2) OR"
+				  " EXISTS (SELECT 1 FROM incoming_results r WHERE r.benchmark = b.id AND r.branch = ?2))"
+				  " ORDER BY b.name",
+				  err);
+	int rc = -1, step;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		bind_text(s, 2, branch);
+		json_t *a = json_array();
+		while ((step = sqlite3_step(s)) == SQLITE_ROW)
+			json_array_append_new(a, json_stringn((const char *)sqlite3_column_text(s, 0),
+							      (size_t)sqlite3_column_bytes(s, 0)));
+		if (step == SQLITE_DONE) {
+			*out = a;
+			rc = 0;
+		} else {
+			json_decref(a);
+			db_error(err, c->db, "list benchmarks");
+		}
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	return rc;
+}
+
 int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err)
 {
 	const char *texts[] = {run_id};

@@ -181,6 +181,12 @@ check_eq "profile: an unknown benchmark is a 404" 404 \
 api GET /api/v1/projects/demo/branches >/dev/null
 check_eq "branches, latest commit first, pull-request runs apart" "main feature examples steps" \
 	"$(body 'join " ", map { $_->{name} } @{$j->{branches}}')"
+api GET /api/v1/projects/demo/benchmarks?branch=main >/dev/null
+check_eq "a branch's benchmark ids, sorted" "suite::b1 suite::b2 suite::b3" \
+	"$(body 'join " ", @{$j->{benchmarks}}')"
+check_eq "... a branch is needed" 400 "$(api GET /api/v1/projects/demo/benchmarks)"
+check_eq "... an unknown branch has none" "200 0" \
+	"$(api GET /api/v1/projects/demo/benchmarks?branch=nope) $(body 'scalar @{$j->{benchmarks}}')"
 check_eq "an unknown project: 404" 404 "$(api GET /api/v1/projects/nope/branches)"
 check_eq "an unknown path: 404 with a JSON error" "404 no such API path" \
 	"$(api GET /api/v2/whatever) $(body '$j->{error}')"

@@ -25,6 +25,7 @@ export const paths = {
   report: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr})}`,
   history: (p, id, branch, metric) =>
     `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric})}`,
+  benchmarks: (p, branch) => `/api/v1/projects/${enc(p)}/benchmarks${query({branch})}`,
   changes: (p, branch, metric, dt, st) => `/api/v1/projects/${enc(p)}/changes${query({branch, metric, dt, st})}`,
   profile: (p, run, id) => `/api/v1/projects/${enc(p)}/runs/${enc(run)}/benchmarks/${enc(id)}/profile`,
   summary: (p) => `/api/v1/projects/${enc(p)}/summary`,

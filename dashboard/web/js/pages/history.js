@@ -9,8 +9,8 @@
 //
 // Data: GET .../benchmarks/ID/history?branch=B&metric=M per benchmark;
 // GET .../branches (the branch picker, and the branch when none is
-// given); GET .../changes?branch=B (every benchmark id of the branch, for
-// adding one to the chart).
+// given); GET .../benchmarks?branch=B (every benchmark id of the branch,
+// for adding one to the chart).
 import {h, table, lazyDetails, fill} from '../dom.js';
 import {get, paths, errorBox} from '../api.js';
 import * as f from '../format.js';
@@ -146,9 +146,8 @@ export async function render(ctx) {
       if (v && !ids.includes(v)) go({also: [...ids.slice(1), v]});
     }}, h('label', {class: 'field'}, h('span', null, 'Add a benchmark to the chart'), addInput), h('button', {type: 'submit'}, 'Add')),
     idList);
-  get(paths.changes(project, branch), {signal: ctx.signal}).then((c) => {
-    const all = [...c.changes.map((x) => x.id), ...c.unchanged].sort();
-    fill(idList, ...all.map((x) => h('option', {value: x})));
+  get(paths.benchmarks(project, branch), {signal: ctx.signal}).then((c) => {
+    fill(idList, ...c.benchmarks.map((x) => h('option', {value: x})));
   }).catch(() => { /* only a convenience */ });
 
   const chips = h('div', {class: 'series-list'}, ids.map((x, k) => h('span', {class: 'chip'},
