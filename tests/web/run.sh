@@ -182,6 +182,7 @@ cd "$top_srcdir/tests/web" || exit 1
 concurrency=
 "$NODE" --help 2>/dev/null | grep -q -e --test-concurrency && concurrency=--test-concurrency=2
 # shellcheck disable=SC2086
-env "$@" "$NODE" --test $concurrency --test-reporter=./tap.mjs ./*.test.mjs
+# BM_WEB_TESTS: other test files (bench/dashboard.sh runs perf.bench.mjs).
+env "$@" "$NODE" --test $concurrency --test-reporter=./tap.mjs ${BM_WEB_TESTS:-./*.test.mjs}
 status=$?
 exit $status
