@@ -31,6 +31,8 @@ test('the pull request report: baseline, gauge, failed first, then by impact, un
   assert.equal(await details.getAttribute('open'), null, 'unchanged benchmarks are collapsed');
   assert.match(await details.locator('summary').textContent(), /^2 benchmarks unchanged/);
   await details.locator('summary').click();
+  // The table is built on the toggle event, which comes after the click.
+  await page.waitForSelector('details.unchanged-group table tbody .bench-name');
   const unchanged = await texts(page, 'details.unchanged-group table tbody .bench-name');
   assert.deepEqual(unchanged.sort(), [XSS, 'suite::slow'].sort());
   // The XSS name is text, nothing ran.
