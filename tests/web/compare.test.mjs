@@ -31,6 +31,7 @@ test('main against feature/faster, side by side', async () => {
   ]);
   assert.match(await page.textContent('#compare-branches details summary'), /^2 benchmarks the same on both/);
   await page.click('#compare-branches details summary');
+  await page.waitForSelector('#compare-branches details .bench-name');
   assert.deepEqual((await texts(page, '#compare-branches details .bench-name')).sort(), [XSS, 'suite::slow'].sort());
   await assertNoInjection(page);
   await shot(page, 'compare');
