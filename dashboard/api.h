@@ -18,6 +18,19 @@ void api_benchmarks(struct request *req, struct response *res);    /* GET benchm
 void api_tokens_list(struct request *req, struct response *res);   /* GET tokens (admin) */
 void api_tokens_create(struct request *req, struct response *res); /* POST tokens (admin) */
 void api_tokens_delete(struct request *req, struct response *res); /* DELETE tokens/ID (admin) */
+void api_ack_create(struct request *req, struct response *res);    /* POST commits/SHA/acknowledgements */
+void api_ack_list(struct request *req, struct response *res);      /* GET acknowledgements */
+void api_ack_delete(struct request *req, struct response *res);    /* DELETE acknowledgements/ID (admin) */
+
+/* The report of the commit a request names (param[1], ?pr=N) in *cr; or
+ * -1 with res answered (400, 404 or 500).  api_report.c. */
+struct commit_report;
+int commit_report_open(struct request *req, struct response *res, struct commit_report *cr);
+
+/* An acknowledgement as the API shows it: {"id", "benchmark", "commit",
+ * "pr", "impact", "by", "reason", "at"}.  api_report.c. */
+struct store_ack;
+json_t *ack_json(const struct store_ack *a);
 
 /* The platform key runs are matched on: compact JSON of the report's
  * {"arch", "compiler", "os"} with sorted keys (the caller owns it). */

@@ -3,19 +3,21 @@
  *
  * The commit's run is its newest upload (for pull request N with ?pr=N);
  * its results are those of every run of the commit with the same model
- * and platform, so that a suite split over several CI jobs reads as one. */
+ * and platform, so that a suite split over several CI jobs reads as one.
+ * A benchmark with an acknowledgement carries it ("acknowledgement",
+ * with "covers": whether it still covers the benchmark's impact). */
 #include "config.h"
 
 #include "api.h"
 
-#include "baseline.h"
-#include "compare.h"
+#include "commit_report.h"
 #include "xalloc.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static json_t *number_or_null(int has, double x)
 {
@@ -63,14 +65,31 @@ static void add_metric(json_t *row, const struct store_result *h, const struct s
 		json_object_set_new(row, "base_value", json_real(b->value));
 }
 
-static json_t *benchmark_rows(const struct comparison *cmp, const struct store_result *head, size_t nhead,
-			      const struct store_result *base, size_t nbase)
+/* "at" as RFC 3339 UTC. */
+static json_t *time_json(int64_t at)
 {
+	char when[32];
+	time_t t = (time_t)at;
+	struct tm tm;
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	return json_string(when);
+}
+
+json_t *ack_json(const struct store_ack *a)
+{
+	return json_pack("{s:I,s:s,s:s,s:o,s:f,s:s,s:s,s:o}", "id", (json_int_t)a->id, "benchmark", a->benchmark,
+			 "commit", a->sha, "pr", a->pr ? json_integer(a->pr) : json_null(), "impact", a->impact, "by",
+			 a->by, "reason", a->reason, "at", time_json(a->created_at));
+}
+
+static json_t *benchmark_rows(const struct commit_report *cr)
+{
+	const struct comparison *cmp = &cr->cmp;
 	json_t *a = json_array();
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct comparison_row *r = &cmp->rows[i];
-		const struct store_result *h = r->in_head ? find(head, nhead, r->id) : NULL,
-					  *b = r->has_base ? find(base, nbase, r->id) : NULL;
+		const struct store_result *h = r->in_head ? find(cr->hres, cr->nh, r->id) : NULL,
+					  *b = r->has_base ? find(cr->bres, cr->nb, r->id) : NULL;
 		json_t *row = json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
 					number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed), "base_speed",
 					number_or_null(r->has_base, r->base_speed), "impact",
@@ -83,6 +102,12 @@ static json_t *benchmark_rows(const struct comparison *cmp, const struct store_r
 		add_counts(row, "cycles", "events", h);
 		add_counts(row, "base_cycles", "base_events", b);
 		add_metric(row, h, b);
+		const struct store_ack *ack = h ? commit_report_ack(cr, r->id) : NULL;
+		if (ack) {
+			json_t *aj = ack_json(ack);
+			json_object_set_new(aj, "covers", json_boolean(r->has_impact && ack_covers(ack, r->impact)));
+			json_object_set_new(row, "acknowledgement", aj);
+		}
 		json_array_append_new(a, row);
 	}
 	return a;
@@ -93,17 +118,8 @@ static json_t *run_json(const struct store_run *run)
 	return json_pack("{s:s,s:s,s:s}", "sha", run->sha, "run_id", run->run_id, "branch", run->branch);
 }
 
-static struct result *as_results(const struct store_result *x, size_t n)
+int commit_report_open(struct request *req, struct response *res, struct commit_report *cr)
 {
-	struct result *r = xcalloc(n + 1, sizeof *r);
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct result){.id = x[i].id, .status = x[i].status, .speed = x[i].speed};
-	return r;
-}
-
-void api_commit_report(struct request *req, struct response *res)
-{
-	struct store *st = req->server->store;
 	const char *sha_in = req->param[1], *pr_text = http_query(req, "pr");
 	long pr = 0;
 	if (pr_text) {
@@ -111,64 +127,52 @@ void api_commit_report(struct request *req, struct response *res)
 		pr = strtol(pr_text, &end, 10);
 		if (*end || pr <= 0) {
 			http_error(res, 400, "pr: expected a pull-request number, not '%s'", pr_text);
-			return;
+			return -1;
 		}
 	}
 	char *sha = xstrdup(sha_in), *err = NULL;
 	for (char *p = sha; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	struct store_run head;
-	struct baseline base = {0};
-	struct store_result *hres = NULL, *bres = NULL;
-	size_t nh = 0, nb = 0;
-	int rc = store_commit_run(st, req->project.id, sha, pr, &head, &err);
-	if (rc <= 0) {
-		if (rc < 0)
-			http_error(res, 500, "%s", err);
-		else if (pr)
-			http_error(res, 404, "no run of commit '%s' for pull request #%ld", sha_in, pr);
-		else
-			http_error(res, 404, "no run of commit '%s' in project '%s'", sha_in, req->project_name);
-		free(err);
-		free(sha);
-		return;
-	}
-	if (store_commit_results(st, req->project.id, &head, &hres, &nh, &err) ||
-	    baseline_find(st, req->project.id, &head, &base, &err) ||
-	    (base.found && store_commit_results(st, req->project.id, &base.run, &bres, &nb, &err))) {
+	int rc = store_commit_run(req->server->store, req->project.id, sha, pr, &head, &err);
+	if (rc == 0 && pr)
+		http_error(res, 404, "no run of commit '%s' for pull request #%ld", sha_in, pr);
+	else if (rc == 0)
+		http_error(res, 404, "no run of commit '%s' in project '%s'", sha_in, req->project_name);
+	else if (rc < 0 || commit_report_build(cr, req->server->store, req->project.id, &head,
+					       req->project.threshold, &err)) {
 		http_error(res, 500, "%s", err);
-		goto out;
+		rc = -1;
 	}
-	struct result *h = as_results(hres, nh), *b = base.found ? as_results(bres, nb) : NULL;
-	struct comparison cmp;
-	double t = req->project.threshold;
-	comparison_build(&cmp, h, nh, b, nb, t);
+	free(err);
+	free(sha);
+	return rc > 0 ? 0 : -1;
+}
+
+void api_commit_report(struct request *req, struct response *res)
+{
+	struct commit_report cr;
+	if (commit_report_open(req, res, &cr))
+		return;
+	const struct store_run *head = &cr.head;
+	const struct comparison *cmp = &cr.cmp;
 	json_t *baseline = json_null();
-	if (base.found) {
-		baseline = run_json(&base.run);
-		json_object_set_new(baseline, "reason", json_string(base.reason));
+	if (cr.base.found) {
+		baseline = run_json(&cr.base.run);
+		json_object_set_new(baseline, "reason", json_string(cr.base.reason));
 	}
-	json_t *platform = json_loads(head.platform, 0, NULL);
-	json_t *body = json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:o,s:s,s:f,s:o,s:s,s:o}", "commit", head.sha, "run_id",
-				 head.run_id, "branch", head.branch, "pr", head.pr ? json_integer(head.pr) : json_null(),
-				 "model", head.model, "platform", platform ? platform : json_object(), "baseline",
-				 baseline, "baseline_reason", base.reason, "threshold", t, "commit_impact",
-				 number_or_null(cmp.has_commit_impact, cmp.commit_impact), "verdict",
-				 verdict_name(cmp.verdict), "benchmarks", benchmark_rows(&cmp, hres, nh, bres, nb));
-	if (body && head.pr)
-		json_object_set_new(body, "base_branch", head.base_branch ? json_string(head.base_branch) : json_null());
+	json_t *platform = json_loads(head->platform, 0, NULL);
+	json_t *body = json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:o,s:s,s:f,s:o,s:s,s:o}", "commit", head->sha, "run_id",
+				 head->run_id, "branch", head->branch, "pr", head->pr ? json_integer(head->pr) : json_null(),
+				 "model", head->model, "platform", platform ? platform : json_object(), "baseline",
+				 baseline, "baseline_reason", cr.base.reason, "threshold", req->project.threshold,
+				 "commit_impact", number_or_null(cmp->has_commit_impact, cmp->commit_impact), "verdict",
+				 verdict_name(cmp->verdict), "benchmarks", benchmark_rows(&cr));
+	if (body && head->pr)
+		json_object_set_new(body, "base_branch", head->base_branch ? json_string(head->base_branch) : json_null());
 	if (body)
 		http_json(res, 200, body);
 	else
 		http_error(res, 500, "cannot write the report as JSON");
-	comparison_release(&cmp);
-	free(h);
-	free(b);
-out:
-	store_results_free(hres, nh);
-	store_results_free(bres, nb);
-	baseline_release(&base);
-	store_run_release(&head);
-	free(err);
-	free(sha);
+	commit_report_release(&cr);
 }

@@ -13,64 +13,39 @@
 
 #include "api.h"
 
-#include "baseline.h"
-#include "compare.h"
-#include "xalloc.h"
+#include "commit_report.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static struct result *as_results(const struct store_result *x, size_t n)
-{
-	struct result *r = xcalloc(n + 1, sizeof *r);
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct result){.id = x[i].id, .status = x[i].status, .speed = x[i].speed};
-	return r;
-}
 
 /* The row of one series; NULL with *err on a storage error. */
 static json_t *series_row(struct request *req, const struct store_series_head *h, char **err)
 {
 	struct store *st = req->server->store;
 	struct store_run head;
-	struct baseline base = {0};
-	struct store_result *hres = NULL, *bres = NULL;
-	size_t nh = 0, nb = 0;
-	json_t *row = NULL;
-	if (store_branch_head_run(st, req->project.id, h->branch, h->model, h->platform, &head, err) <= 0)
-		return NULL;
-	if (store_commit_results(st, req->project.id, &head, &hres, &nh, err) ||
-	    baseline_find(st, req->project.id, &head, &base, err) ||
-	    (base.found && store_commit_results(st, req->project.id, &base.run, &bres, &nb, err)))
-		goto out;
-	struct result *hr = as_results(hres, nh), *br = base.found ? as_results(bres, nb) : NULL;
-	struct comparison cmp;
+	struct commit_report cr;
 	double t = req->project.threshold;
-	comparison_build(&cmp, hr, nh, br, nb, t);
+	if (store_branch_head_run(st, req->project.id, h->branch, h->model, h->platform, &head, err) <= 0 ||
+	    commit_report_build(&cr, st, req->project.id, &head, t, err))
+		return NULL;
+	const struct comparison *cmp = &cr.cmp;
 	long failed = 0, regressions = 0, improvements = 0;
-	for (size_t i = 0; i < cmp.nrows; i++) {
-		const struct comparison_row *r = &cmp.rows[i];
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct comparison_row *r = &cmp->rows[i];
 		failed += r->in_head && r->status == BM_STATUS_FAILED;
 		regressions += r->has_impact && r->impact < -t;
 		improvements += r->has_impact && r->impact > t;
 	}
 	json_t *platform = json_loads(h->platform, 0, NULL);
-	row = json_pack("{s:s,s:s,s:o,s:I,s:{s:s,s:s,s:I},s:I,s:i,s:i,s:i,s:o,s:o,s:s}", "branch", h->branch, "model",
-			h->model, "platform", platform ? platform : json_object(), "runs", (json_int_t)h->runs, "latest",
-			"sha", head.sha, "run_id", head.run_id, "timestamp", (json_int_t)head.commit_time, "benchmarks",
-			(json_int_t)nh, "failed", (int)failed, "regressions", (int)regressions, "improvements",
-			(int)improvements, "baseline", base.found ? json_string(base.run.sha) : json_null(),
-			"commit_impact",
-			cmp.has_commit_impact && isfinite(cmp.commit_impact) ? json_real(cmp.commit_impact) : json_null(),
-			"verdict", verdict_name(cmp.verdict));
-	comparison_release(&cmp);
-	free(hr);
-	free(br);
-out:
-	store_results_free(hres, nh);
-	store_results_free(bres, nb);
-	baseline_release(&base);
-	store_run_release(&head);
+	json_t *row = json_pack(
+		"{s:s,s:s,s:o,s:I,s:{s:s,s:s,s:I},s:I,s:i,s:i,s:i,s:o,s:o,s:s}", "branch", h->branch, "model", h->model,
+		"platform", platform ? platform : json_object(), "runs", (json_int_t)h->runs, "latest", "sha", cr.head.sha,
+		"run_id", cr.head.run_id, "timestamp", (json_int_t)cr.head.commit_time, "benchmarks", (json_int_t)cr.nh,
+		"failed", (int)failed, "regressions", (int)regressions, "improvements", (int)improvements, "baseline",
+		cr.base.found ? json_string(cr.base.run.sha) : json_null(), "commit_impact",
+		cmp->has_commit_impact && isfinite(cmp->commit_impact) ? json_real(cmp->commit_impact) : json_null(),
+		"verdict", verdict_name(cmp->verdict));
+	commit_report_release(&cr);
 	return row;
 }
 

@@ -68,12 +68,10 @@ void api_tokens_create(struct request *req, struct response *res)
 
 void api_tokens_delete(struct request *req, struct response *res)
 {
-	char *end, *err = NULL;
-	long long id = strtoll(req->param[1], &end, 10);
-	if (*end || end == req->param[1] || id <= 0) {
-		http_error(res, 400, "expected a token id, not '%s'", req->param[1]);
+	char *err = NULL;
+	long long id;
+	if (http_param_id(req, res, 1, "a token", &id))
 		return;
-	}
 	int rc = store_token_delete(req->server->store, req->project.id, id, &err);
 	if (rc < 0)
 		http_error(res, 500, "%s", err);

@@ -471,3 +471,14 @@ void http_stop(struct http_daemon *d)
 	MHD_stop_daemon(d->mhd);
 	free(d);
 }
+
+int http_param_id(struct request *req, struct response *res, int i, const char *what, long long *id)
+{
+	char *end;
+	*id = strtoll(req->param[i], &end, 10);
+	if (*end || end == req->param[i] || *id <= 0) {
+		http_error(res, 400, "expected %s id, not '%s'", what, req->param[i]);
+		return -1;
+	}
+	return 0;
+}

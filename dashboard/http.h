@@ -67,6 +67,10 @@ void http_json_text(struct response *res, unsigned status, char *text, size_t le
  * 400 that gives the position of the mistake. */
 json_t *http_body_json(struct request *req, struct response *res);
 
+/* The positive integer in path parameter i (such as a token's id) in
+ * *id; or -1 with res answered 400 "expected WHAT id, not '...'". */
+int http_param_id(struct request *req, struct response *res, int i, const char *what, long long *id);
+
 /* The query parameter key, percent-decoded (owned by the request), or NULL. */
 const char *http_query(struct request *req, const char *key);
 /* The request header name, or NULL. */

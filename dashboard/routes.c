@@ -18,5 +18,8 @@ const struct route routes[] = {
 	{"GET", "api/v1/projects/*/tokens", ACCESS_ADMIN, api_tokens_list},
 	{"POST", "api/v1/projects/*/tokens", ACCESS_ADMIN, api_tokens_create},
 	{"DELETE", "api/v1/projects/*/tokens/*", ACCESS_ADMIN, api_tokens_delete},
+	{"POST", "api/v1/projects/*/commits/*/acknowledgements", ACCESS_UPLOAD, api_ack_create},
+	{"GET", "api/v1/projects/*/acknowledgements", ACCESS_NONE, api_ack_list},
+	{"DELETE", "api/v1/projects/*/acknowledgements/*", ACCESS_ADMIN, api_ack_delete},
 	{NULL, NULL, 0, NULL},
 };

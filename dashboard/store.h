@@ -199,4 +199,27 @@ int store_branches(struct store *st, int64_t project, json_t **out, char **err);
 int store_profile(struct store *st, int64_t project, const char *run_id, const char *id, json_t **out,
 		  char **err);
 
+/* ---- acknowledgements (SPEC 4.1) ---- */
+
+/* A regression someone acknowledged: benchmark's in the report of commit
+ * sha (pr 0), or in any report of pull request pr, at impact. */
+struct store_ack {
+	int64_t id;
+	char *benchmark, *sha, *by, *reason;
+	long pr;
+	double impact;      /* the benchmark's impact when it was acknowledged */
+	int64_t created_at; /* Unix seconds */
+};
+/* Stores a (its id is ignored) and returns the new id in *id. */
+int store_ack_add(struct store *st, int64_t project, const struct store_ack *a, int64_t *id, char **err);
+/* Those that apply to a report: pull request pr's when pr > 0, else
+ * commit sha's own; newest first. */
+int store_acks_of(struct store *st, int64_t project, const char *sha, long pr, struct store_ack **acks, size_t *n,
+		  char **err);
+/* The project's newest 1,000, newest first. */
+int store_ack_list(struct store *st, int64_t project, struct store_ack **acks, size_t *n, char **err);
+/* Withdraws acknowledgement id of project: 1 done, 0 no such one, -1 error. */
+int store_ack_delete(struct store *st, int64_t project, int64_t id, char **err);
+void store_acks_free(struct store_ack *acks, size_t n);
+
 #endif

@@ -114,7 +114,17 @@ static const char migration_3[] =
 	"  value REAL NOT NULL, position INTEGER NOT NULL,"
 	"  PRIMARY KEY (run, benchmark, name)) WITHOUT ROWID;";
 
-static const char *const migrations[] = {migration_1, migration_2, migration_3};
+/* 3 -> 4: acknowledged regressions (SPEC 4.1), each of one benchmark in
+ * one commit's report (pr 0) or in one pull request's (any of its
+ * commits), with the impact it was acknowledged at. */
+static const char migration_4[] =
+	"CREATE TABLE acknowledgements ("
+	"  id INTEGER PRIMARY KEY, project INTEGER NOT NULL REFERENCES projects(id), benchmark TEXT NOT NULL,"
+	"  sha TEXT NOT NULL, pr INTEGER NOT NULL, impact REAL NOT NULL, author TEXT NOT NULL,"
+	"  reason TEXT NOT NULL, created_at INTEGER NOT NULL);"
+	"CREATE INDEX acknowledgements_by_scope ON acknowledgements (project, pr, sha);";
+
+static const char *const migrations[] = {migration_1, migration_2, migration_3, migration_4};
 
 /* The event columns, in enum bm_event's order. */
 #define EVENT_COLUMNS                                                                                          \
@@ -1710,4 +1720,124 @@ int store_profile(struct store *st, int64_t project, const char *run_id, const c
 	}
 	release(st, c);
 	return rc;
+}
+
+/* ---- acknowledgements ---- */
+
+int store_ack_add(struct store *st, int64_t project, const struct store_ack *a, int64_t *id, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	pthread_mutex_lock(&st->write_lock);
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "INSERT INTO acknowledgements (project, benchmark, sha, pr, impact, author, reason,"
+				     " created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		bind_text(s, 2, a->benchmark);
+		bind_text(s, 3, a->sha);
+		sqlite3_bind_int64(s, 4, a->pr);
+		sqlite3_bind_double(s, 5, a->impact);
+		bind_text(s, 6, a->by);
+		bind_text(s, 7, a->reason);
+		sqlite3_bind_int64(s, 8, a->created_at);
+		rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(err, c->db, "store acknowledgement");
+		*id = sqlite3_last_insert_rowid(c->db);
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
+	return rc;
+}
+
+/* The acknowledgements a query selects, in its order: ?1 is the project,
+ * ?2 a pull request and ?3 a commit where the query names them (binding
+ * a parameter a query lacks does nothing). */
+static int read_acks(struct store *st, const char *sql, int64_t project, long pr, const char *sha,
+		     struct store_ack **acks, size_t *n, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	sqlite3_stmt *s = prepare(c, sql, err);
+	int rc = -1, step;
+	size_t alloc = 0;
+	*acks = NULL;
+	*n = 0;
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		sqlite3_bind_int64(s, 2, pr);
+		bind_text(s, 3, sha);
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			xgrow(acks, &alloc, *n + 1, sizeof **acks);
+			(*acks)[(*n)++] = (struct store_ack){
+				.id = sqlite3_column_int64(s, 0),
+				.benchmark = col_text(s, 1),
+				.sha = col_text(s, 2),
+				.pr = (long)sqlite3_column_int64(s, 3),
+				.impact = sqlite3_column_double(s, 4),
+				.by = col_text(s, 5),
+				.reason = col_text(s, 6),
+				.created_at = sqlite3_column_int64(s, 7),
+			};
+		}
+		rc = step == SQLITE_DONE ? 0 : db_error(err, c->db, "read acknowledgements");
+		sqlite3_finalize(s);
+	}
+	release(st, c);
+	if (rc) {
+		store_acks_free(*acks, *n);
+		*acks = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+#define ACK_COLUMNS "SELECT id, benchmark, sha, pr, impact, author, reason, created_at FROM acknowledgements"
+
+int store_acks_of(struct store *st, int64_t project, const char *sha, long pr, struct store_ack **acks, size_t *n,
+		  char **err)
+{
+	return read_acks(st,
+			 pr ? ACK_COLUMNS " WHERE project = ?1 AND pr = ?2 ORDER BY id DESC"
+			    : ACK_COLUMNS " WHERE project = ?1 AND pr = ?2 AND sha = ?3 ORDER BY id DESC",
+			 project, pr, sha, acks, n, err);
+}
+
+int store_ack_list(struct store *st, int64_t project, struct store_ack **acks, size_t *n, char **err)
+{
+	return read_acks(st, ACK_COLUMNS " WHERE project = ?1 ORDER BY id DESC LIMIT 1000",
+			 project, 0, NULL, acks, n, err);
+}
+
+int store_ack_delete(struct store *st, int64_t project, int64_t id, char **err)
+{
+	struct conn *c = acquire(st, err);
+	if (!c)
+		return -1;
+	pthread_mutex_lock(&st->write_lock);
+	int rc = -1;
+	sqlite3_stmt *s = prepare(c, "DELETE FROM acknowledgements WHERE project = ?1 AND id = ?2", err);
+	if (s) {
+		sqlite3_bind_int64(s, 1, project);
+		sqlite3_bind_int64(s, 2, id);
+		rc = sqlite3_step(s) == SQLITE_DONE ? sqlite3_changes(c->db) > 0
+						    : db_error(err, c->db, "withdraw acknowledgement");
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->write_lock);
+	release(st, c);
+	return rc;
+}
+
+void store_acks_free(struct store_ack *acks, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(acks[i].benchmark);
+		free(acks[i].sha);
+		free(acks[i].by);
+		free(acks[i].reason);
+	}
+	free(acks);
 }

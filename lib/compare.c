@@ -11,7 +11,8 @@
 
 const char *verdict_name(enum verdict v)
 {
-	static const char *const names[] = {"regression", "improvement", "neutral", "no-baseline", "failed"};
+	static const char *const names[VERDICT_COUNT] = {"regression", "improvement", "neutral",
+							 "no-baseline", "failed", "acknowledged"};
 	return names[v];
 }
 
@@ -72,6 +73,17 @@ static const struct result *find(const struct result *sorted, size_t n, const ch
 	return n ? bsearch(&key, sorted, n, sizeof key, by_id) : NULL;
 }
 
+/* Whether every row regressed beyond its threshold is acknowledged. */
+static int all_acknowledged(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct comparison_row *r = &c->rows[i];
+		if (r->has_impact && r->impact < -r->threshold && !r->acknowledged)
+			return 0;
+	}
+	return 1;
+}
+
 void comparison_build(struct comparison *c, const struct result *head, size_t nhead,
 		      const struct result *base, size_t nbase, double threshold)
 {
@@ -93,6 +105,7 @@ void comparison_build(struct comparison *c, const struct result *head, size_t nh
 		r->status = h->status;
 		r->speed = h->speed;
 		r->threshold = h->has_threshold ? h->threshold : threshold;
+		r->acknowledged = h->acknowledged;
 		failed |= h->status == BM_STATUS_FAILED;
 		if (b && b->status == BM_STATUS_OK) {
 			r->has_base = 1;
@@ -124,6 +137,8 @@ void comparison_build(struct comparison *c, const struct result *head, size_t nh
 		c->has_commit_impact = 1;
 		c->commit_impact = commit_impact_each(impacts, thresholds, nimpacts, &direction);
 	}
+	if (direction == VERDICT_REGRESSION && all_acknowledged(c))
+		direction = VERDICT_ACKNOWLEDGED;
 	if (failed)
 		c->verdict = VERDICT_FAILED;
 	else if (!base)

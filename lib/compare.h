@@ -11,6 +11,11 @@
  * "any impact < -t" reads "any impact_i < -t_i", and the commit impact is
  * the worst of those regressions (the best of the improvements beyond
  * their thresholds).  With one threshold for all this is the rule above.
+ *
+ * A regression can be acknowledged (SPEC 4.1: a note on the server, who
+ * and why).  When every benchmark beyond its threshold for the worse is
+ * acknowledged, the verdict is "acknowledged" instead of "regression": the
+ * check passes and says so.  The commit impact stays what it is.
  */
 #ifndef BM_COMPARE_H
 #define BM_COMPARE_H
@@ -19,9 +24,18 @@
 
 #include <stddef.h>
 
-enum verdict { VERDICT_REGRESSION, VERDICT_IMPROVEMENT, VERDICT_NEUTRAL, VERDICT_NO_BASELINE, VERDICT_FAILED };
+enum verdict {
+	VERDICT_REGRESSION,
+	VERDICT_IMPROVEMENT,
+	VERDICT_NEUTRAL,
+	VERDICT_NO_BASELINE,
+	VERDICT_FAILED,
+	VERDICT_ACKNOWLEDGED,
+	VERDICT_COUNT
+};
 
-/* "regression", "improvement", "neutral", "no-baseline" or "failed". */
+/* "regression", "improvement", "neutral", "no-baseline", "failed" or
+ * "acknowledged". */
 const char *verdict_name(enum verdict v);
 
 /* One benchmark's result as the comparison needs it (borrowed strings). */
@@ -31,6 +45,7 @@ struct result {
 	double speed; /* meaningful when status is BM_STATUS_OK */
 	int has_threshold; /* 1: this benchmark's own threshold (head side only) */
 	double threshold;
+	int acknowledged; /* 1: its regression is acknowledged (head side only) */
 };
 
 /* A benchmark of either side.  in_head is 0 for a benchmark only the
@@ -41,6 +56,7 @@ struct comparison_row {
 	enum bm_status status; /* the head's; the base's when !in_head */
 	double speed, base_speed, impact;
 	double threshold; /* the one this benchmark was judged with */
+	int acknowledged; /* the head's result's flag */
 };
 
 struct comparison {
@@ -62,7 +78,8 @@ double commit_impact_each(const double *impacts, const double *thresholds, size_
 /* Compares head with base (base NULL: there is no baseline).  Benchmarks
  * are matched by id; an impact needs both sides "ok" with positive speed.
  * Any failed head benchmark makes the verdict "failed"; no baseline makes
- * it "no-baseline" (never success). */
+ * it "no-baseline" (never success); a regression whose every benchmark
+ * beyond its threshold is acknowledged, "acknowledged". */
 void comparison_build(struct comparison *c, const struct result *head, size_t nhead,
 		      const struct result *base, size_t nbase, double threshold);
 void comparison_release(struct comparison *c);

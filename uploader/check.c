@@ -68,6 +68,8 @@ void check_release(struct check *c)
 		free(c->rows[i].status);
 		free(c->rows[i].reason);
 		free(c->rows[i].unit);
+		free(c->rows[i].ack_by);
+		free(c->rows[i].ack_reason);
 	}
 	free(c->rows);
 	free(c->commit);
@@ -101,7 +103,8 @@ static void compare_rows(const struct check *c, const unsigned char *keep, struc
 							.status = status_of(r->status),
 							.speed = figure,
 							.has_threshold = r->has_threshold,
-							.threshold = r->threshold};
+							.threshold = r->threshold,
+							.acknowledged = r->ack_covers};
 		if (r->has_base && gate_figure(c->metric, r->base_speed, &r->base_counts, &base_figure))
 			base[nbase++] = (struct result){.id = r->id, .status = BM_STATUS_OK, .speed = base_figure};
 	}
@@ -323,7 +326,7 @@ static int optional_number(const json_t *o, const char *key, double *x)
 
 static int verdict_of_name(const char *name, enum verdict *v)
 {
-	for (int i = VERDICT_REGRESSION; i <= VERDICT_FAILED; i++)
+	for (int i = VERDICT_REGRESSION; i < VERDICT_COUNT; i++)
 		if (!strcmp(verdict_name((enum verdict)i), name)) {
 			*v = (enum verdict)i;
 			return 0;
@@ -369,6 +372,27 @@ static int read_counts(const json_t *b, const char *cycles_key, const char *even
 	return 0;
 }
 
+/* A row's "acknowledgement": null, absent or {"by", "reason", "covers",
+ * "impact"}. */
+static int read_ack(const json_t *b, size_t i, struct check_row *o, char **err)
+{
+	const json_t *a = json_object_get(b, "acknowledgement");
+	if (!a || json_is_null(a))
+		return 0;
+	const char *by = json_string_value(json_object_get(a, "by")),
+		   *reason = json_string_value(json_object_get(a, "reason"));
+	const json_t *covers = json_object_get(a, "covers");
+	int hi = optional_number(a, "impact", &o->ack_impact);
+	if (!by || !reason || !json_is_boolean(covers) || hi < 0)
+		return bm_error(err, "benchmarks[%zu].acknowledgement: expected {\"by\", \"reason\", \"covers\", \"impact\"}",
+				i);
+	o->ack_by = xstrdup(by);
+	o->ack_reason = xstrdup(reason);
+	o->has_ack_impact = hi;
+	o->ack_covers = json_is_true(covers);
+	return 0;
+}
+
 static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
 {
 	const char *id = json_string_value(json_object_get(b, "id"));
@@ -395,6 +419,8 @@ static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
 	int hv = optional_number(b, "value", &o->value), hbv = optional_number(b, "base_value", &o->base_value);
 	if (hv < 0 || hbv < 0)
 		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i, hv < 0 ? "value" : "base_value");
+	if (read_ack(b, i, o, err))
+		return -1;
 	o->unit = unit && (hv || hbv) ? xstrdup(unit) : NULL;
 	o->has_value = o->unit && hv;
 	o->has_base_value = o->unit && hbv;
@@ -419,7 +445,8 @@ static int from_json(struct check *c, const json_t *j, char **err)
 	if (!commit)
 		return bm_error(err, "commit: expected a string");
 	if (!verdict || verdict_of_name(verdict, &c->verdict))
-		return bm_error(err, "verdict: expected one of regression, improvement, neutral, no-baseline, failed");
+		return bm_error(err, "verdict: expected one of regression, improvement, neutral, no-baseline, failed, "
+				     "acknowledged");
 	if (!reason)
 		return bm_error(err, "baseline_reason: expected a string");
 	if (!json_is_null(baseline) && !json_is_string(json_object_get(baseline, "sha")))

@@ -32,6 +32,10 @@ struct check_row {
 	double value, base_value;
 	int has_threshold;                      /* 1: its own, from --config */
 	double threshold;                       /* the one it is judged with */
+	char *ack_by, *ack_reason;              /* its acknowledgement (online), or NULL */
+	int has_ack_impact;                     /* the impact it was acknowledged at */
+	double ack_impact;
+	int ack_covers;                         /* 1: it covers this impact (the server says) */
 };
 
 struct check {

@@ -149,6 +149,14 @@ static size_t count_unchanged(const struct check *c)
 	return n;
 }
 
+static int any_ack(const struct check *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].ack_by)
+			return 1;
+	return 0;
+}
+
 static size_t count_failed(const struct check *c)
 {
 	size_t n = 0;
@@ -183,6 +191,17 @@ static char *one_line(const char *s)
 	return t;
 }
 
+/* What a row's acknowledgement says: "acknowledged by WHO: WHY", or that
+ * the regression grew past it.  Newly allocated. */
+static char *ack_text(const struct check_row *r)
+{
+	char then[32], now[32];
+	if (r->ack_covers || !r->has_ack_impact || !r->has_impact)
+		return xasprintf("acknowledged by %s: %s", r->ack_by, r->ack_reason);
+	return xasprintf("acknowledged by %s at %s, now %s: no longer covered (%s)", r->ack_by,
+			 check_format_impact(then, r->ack_impact), check_format_impact(now, r->impact), r->ack_reason);
+}
+
 static void print_expected_text(FILE *f, const struct check *c, const struct check_expected *x)
 {
 	size_t listed = 0;
@@ -212,7 +231,9 @@ void check_print_text(FILE *f, const struct check *c, const struct check_expecte
 	if (c->has_commit_impact)
 		fprintf(f, "commit impact: %s (threshold %s%s%s)\n", check_format_impact(b, c->commit_impact), a,
 			c->metric != GATE_CYCLES ? ", metric " : "", c->metric != GATE_CYCLES ? gate_metric_name(c->metric) : "");
-	fprintf(f, "verdict: %s\n", verdict_name(c->verdict));
+	fprintf(f, "verdict: %s%s\n", verdict_name(c->verdict),
+		c->verdict == VERDICT_ACKNOWLEDGED ? " (every regression beyond the threshold is acknowledged: the check passes)"
+						   : "");
 
 	size_t unchanged = count_unchanged(c);
 	int causes = any_cause(c);
@@ -252,6 +273,14 @@ void check_print_text(FILE *f, const struct check *c, const struct check_expecte
 	for (size_t i = 0; i < c->nrows; i++)
 		if (!strcmp(c->rows[i].status, "failed"))
 			fprintf(f, "%s failed: %s\n", c->rows[i].id, c->rows[i].reason ? c->rows[i].reason : "no reason given");
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].ack_by) {
+			char *id = one_line(c->rows[i].id), *note = ack_text(&c->rows[i]), *t = one_line(note);
+			fprintf(f, "%s: %s\n", id, t);
+			free(id);
+			free(note);
+			free(t);
+		}
 	if (x)
 		print_expected_text(f, c, x);
 }
@@ -377,6 +406,20 @@ void check_print_markdown(FILE *f, const struct check *c, const struct check_exp
 			fputs(": ", f);
 			md(f, r->reason ? r->reason : "no reason given");
 			fputc('\n', f);
+		}
+	}
+	if (any_ack(c)) {
+		fputs("\n**Acknowledged:**\n\n", f);
+		for (size_t i = 0; i < c->nrows; i++) {
+			if (!c->rows[i].ack_by)
+				continue;
+			char *note = ack_text(&c->rows[i]);
+			fputs("- ", f);
+			md(f, c->rows[i].id);
+			fputs(": ", f);
+			md(f, note);
+			fputc('\n', f);
+			free(note);
 		}
 	}
 	if (x)

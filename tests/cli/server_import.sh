@@ -127,7 +127,7 @@ stop_server
 v1="$scratch/v1.db"
 sqlite3 "$v1" <"$top_srcdir/tests/cli/data/server-v1.sql"
 vtok=$("$BM_SERVER_BIN" --db "$v1" token create v1 2>/dev/null)
-check_eq "the version 1 fixture migrates to version 3" 3 "$(sqlite3 "$v1" 'PRAGMA user_version')"
+check_eq "the version 1 fixture migrates to version 4" 4 "$(sqlite3 "$v1" 'PRAGMA user_version')"
 start_server "$v1" || exit 1
 perl -MJSON::PP -0pe '$j = decode_json($_); $j->{context}{branch} = "main";
 	$j->{context}{commit} = {sha => "a4a4a4", timestamp => "2026-11-04T10:00:00Z", ancestors => []};

@@ -56,6 +56,46 @@ START_TEST(comparison_verdicts)
 }
 END_TEST
 
+/* An acknowledged regression: "acknowledged" only when every benchmark
+ * beyond its threshold for the worse is; the commit impact unchanged; a
+ * failure still wins. */
+START_TEST(acknowledged_regressions)
+{
+	const struct result base[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 100},
+				      {.id = "b", .status = BM_STATUS_OK, .speed = 100},
+				      {.id = "c", .status = BM_STATUS_OK, .speed = 100}};
+	struct result head[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 70, .acknowledged = 1},
+				{.id = "b", .status = BM_STATUS_OK, .speed = 80},
+				{.id = "c", .status = BM_STATUS_OK, .speed = 130}};
+	struct comparison c;
+	comparison_build(&c, head, 3, base, 3, 0.1);
+	ck_assert_int_eq(c.verdict, VERDICT_REGRESSION); /* b is not acknowledged */
+	comparison_release(&c);
+	head[1].acknowledged = 1;
+	comparison_build(&c, head, 3, base, 3, 0.1);
+	ck_assert_int_eq(c.verdict, VERDICT_ACKNOWLEDGED);
+	ck_assert_str_eq(verdict_name(c.verdict), "acknowledged");
+	ck_assert_double_eq_tol(c.commit_impact, -0.3, 1e-12);
+	ck_assert_int_eq(c.rows[0].acknowledged, 1);
+	comparison_release(&c);
+	/* Within a wider threshold b needs no acknowledgement. */
+	head[1].acknowledged = 0;
+	comparison_build(&c, head, 3, base, 3, 0.25);
+	ck_assert_int_eq(c.verdict, VERDICT_ACKNOWLEDGED);
+	comparison_release(&c);
+	/* An acknowledgement on a benchmark that is not a regression changes nothing. */
+	const struct result fine[] = {{.id = "a", .status = BM_STATUS_OK, .speed = 100, .acknowledged = 1}};
+	comparison_build(&c, fine, 1, base, 3, 0.1);
+	ck_assert_int_eq(c.verdict, VERDICT_NEUTRAL);
+	comparison_release(&c);
+	head[2].status = BM_STATUS_FAILED;
+	head[1].acknowledged = 1;
+	comparison_build(&c, head, 3, base, 3, 0.1);
+	ck_assert_int_eq(c.verdict, VERDICT_FAILED);
+	comparison_release(&c);
+}
+END_TEST
+
 START_TEST(per_benchmark_thresholds)
 {
 	/* A loose threshold on "a" keeps its -40% from failing the commit;
@@ -157,6 +197,7 @@ int main(void)
 	tcase_add_test(tc, commit_impact_worked_examples);
 	tcase_add_test(tc, per_benchmark_thresholds);
 	tcase_add_test(tc, comparison_verdicts);
+	tcase_add_test(tc, acknowledged_regressions);
 	tcase_add_test(tc, a_constant_series_has_no_change);
 	tcase_add_test(tc, a_one_percent_step_is_found_at_its_first_commit);
 	tcase_add_test(tc, a_noisy_old_value_is_not_stable);

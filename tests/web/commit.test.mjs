@@ -71,3 +71,32 @@ test('an unknown commit: the server\'s message', async () => {
   assert.match(await page.textContent('.error'), /HTTP 404.*no run of commit 'deadbeef'/s);
   await page.done();
 });
+
+test('acknowledging a regression from the page: the verdict becomes "acknowledged", the note stays text', async () => {
+  // main's 25th commit makes suite::slow 25% slower than the 24th.
+  const {json: hist} = await api(`/api/v1/projects/${P}/benchmarks/suite%3A%3Aslow/history?branch=main`);
+  const sha = hist.points[24].commit;
+  const page = await newPage();
+  await open(page, `/projects/${P}/commits/${sha}`);
+  assert.equal((await page.textContent('.impact-card .badge')).trim(), 'regression');
+  await page.click('details.ack-form-wrap summary');
+  assert.deepEqual(await texts(page, '.ack-form select[name="benchmark"] option'), ['suite::slow (−25.0%)']);
+  await page.fill('.ack-form input[name="by"]', 'Ada');
+  await page.fill('.ack-form textarea[name="reason"]', XSS);
+  // A token that is not the project's: the server's refusal, nothing stored.
+  await page.fill('.ack-form input[name="token"]', 'bm_nonsense');
+  await page.click('.ack-form button[type="submit"]');
+  await page.waitForSelector('.ack-status .error');
+  assert.match(await page.textContent('.ack-status'), /HTTP 401/);
+  await page.fill('.ack-form input[name="token"]', env.token);
+  await page.click('.ack-form button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('.impact-card .badge')?.textContent.trim() === 'acknowledged');
+  const note = page.locator('.benchmarks-card tr:has(.bench-name:text-is("suite::slow")) .ack');
+  assert.equal((await note.textContent()).trim(), `Acknowledged by Ada: ${XSS}`);
+  assert.equal(await page.locator('details.ack-form-wrap').count(), 0, 'nothing left to acknowledge');
+  await assertNoInjection(page);
+  const {json: r} = await api(`/api/v1/projects/${P}/commits/${sha}/report`);
+  assert.equal(r.verdict, 'acknowledged');
+  await shot(page, 'commit-acknowledged');
+  await page.done();
+});

@@ -22,6 +22,7 @@ function query(params) {
 export const paths = {
   projects: () => '/api/v1/projects',
   branches: (p) => `/api/v1/projects/${enc(p)}/branches`,
+  acknowledge: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr})}`,
   report: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr})}`,
   history: (p, id, branch, metric) =>
     `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric})}`,

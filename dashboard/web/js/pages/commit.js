@@ -3,9 +3,12 @@
 // benchmark's impact (failed first, unchanged collapsed), with links to
 // each benchmark's history and profile.  bm-check's summary links here.
 //
-// Data: GET /api/v1/projects/NAME/commits/SHA/report[?pr=N].
+// Data: GET /api/v1/projects/NAME/commits/SHA/report[?pr=N].  A slower
+// benchmark can be acknowledged here (POST .../acknowledgements, any token
+// of the project): the check then passes and shows the note.
 import {h, fill} from '../dom.js';
-import {get, paths} from '../api.js';
+import {get, post, paths, errorBox} from '../api.js';
+import {render as renderAgain} from '../router.js';
 import * as f from '../format.js';
 import * as urls from '../urls.js';
 import {gauge} from '../gauge.js';
@@ -19,7 +22,61 @@ const VERDICT_WORDS = {
   regression: 'Regression beyond the threshold.',
   improvement: 'Improvement beyond the threshold.',
   neutral: 'Within the threshold.',
+  acknowledged: 'Every regression beyond the threshold is acknowledged: the check passes.',
 };
+
+// The token for acknowledging stays in this tab, like the settings page's.
+const tokenKey = (p) => `bm.token.${p}`;
+function readToken(p) {
+  try { return sessionStorage.getItem(tokenKey(p)) || sessionStorage.getItem(`bm.adminToken.${p}`) || ''; } catch { return ''; }
+}
+function keepToken(p, t) {
+  try { sessionStorage.setItem(tokenKey(p), t); } catch { /* private mode */ }
+}
+
+// "Acknowledged by Ada: why", or that the regression grew past it.
+function ackNote(b) {
+  const a = b.acknowledgement;
+  if (!a) return null;
+  const grown = !a.covers && b.impact !== null;
+  return h('div', {class: ['ack', grown ? 'ack-stale' : null], title: `acknowledged ${a.at}`},
+    grown ? `Acknowledged at ${f.pct(a.impact)} by ${a.by}, now ${f.pct(b.impact)}: no longer covered. ` : `Acknowledged by ${a.by}: `,
+    h('q', null, a.reason));
+}
+
+// The form that acknowledges one of the slower benchmarks not yet covered.
+function ackForm(project, r) {
+  const open = r.benchmarks.filter((b) => b.status === 'ok' && b.impact !== null && b.impact < 0 && !(b.acknowledgement && b.acknowledgement.covers));
+  if (!open.length) return null;
+  const which = h('select', {name: 'benchmark', 'aria-label': 'benchmark'},
+    open.map((b) => h('option', {value: b.id}, `${b.id} (${f.pct(b.impact)})`)));
+  const by = h('input', {type: 'text', name: 'by', required: true, maxlength: 200, placeholder: 'your name'});
+  const reason = h('textarea', {name: 'reason', required: true, maxlength: 4000, rows: 2, placeholder: 'why this regression is expected'});
+  const token = h('input', {type: 'password', name: 'token', required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'bm_…', value: readToken(project), 'aria-label': 'token'});
+  const status = h('div', {class: 'ack-status', 'aria-live': 'polite'});
+  async function send(e) {
+    e.preventDefault();
+    const t = token.value.trim();
+    try {
+      await post(paths.acknowledge(project, r.commit, r.pr), {benchmark: which.value, by: by.value.trim(), reason: reason.value.trim()}, {token: t});
+      keepToken(project, t);
+      await renderAgain();
+    } catch (err) {
+      fill(status, errorBox(err, 'Not acknowledged'));
+    }
+  }
+  return h('details', {class: 'ack-form-wrap'},
+    h('summary', null, `Acknowledge a regression (${open.length} slower)`),
+    h('p', {class: 'meta'}, r.pr ? `Holds for every push of pull request #${r.pr} while the benchmark gets no slower.` : 'Holds for this commit while the benchmark gets no slower.',
+      ' Any token of the project will do; it is kept in this browser tab only.'),
+    h('form', {class: 'controls ack-form', onsubmit: send},
+      h('label', {class: 'field'}, h('span', null, 'Benchmark'), which),
+      h('label', {class: 'field'}, h('span', null, 'By'), by),
+      h('label', {class: 'field wide'}, h('span', null, 'Reason'), reason),
+      h('label', {class: 'field'}, h('span', null, 'Token'), token),
+      h('button', {type: 'submit'}, 'Acknowledge')),
+    status);
+}
 
 export async function render(ctx) {
   const {project, sha} = ctx.params;
@@ -76,7 +133,7 @@ export async function render(ctx) {
     {title: 'Status', cell: (b) => statusBadge(b.status), sort: (b) => b.status, defaultDesc: false},
     {title: 'Benchmark', class: 'bench-id', cell: (b) => h('span', null,
       h('a', {href: urls.history(project, b.id, historyBranch), class: 'bench-name'}, b.id),
-      b.reason ? h('div', {class: 'reason'}, b.reason) : null),
+      b.reason ? h('div', {class: 'reason'}, b.reason) : null, ackNote(b)),
     sort: (b) => b.id, defaultDesc: false},
     {title: 'Impact', class: 'impact-col', cell: (b) => impactCell(b.impact), sort: (b) => b.impact, defaultDesc: false},
     {title: 'Speed', class: 'num', cell: (b) => (b.metric && b.value !== undefined ? `${f.si(b.value)} ${b.unit}` : f.speed(b.speed)), sort: (b) => b.speed},
@@ -92,6 +149,7 @@ export async function render(ctx) {
 
   const list = h('section', {class: 'benchmarks-card'},
     h('h2', null, `Benchmarks (${r.benchmarks.length})`),
+    ackForm(project, r),
     ...benchmarkTables(r.benchmarks, columns));
 
   fill(ctx.root, head, h('div', {class: 'cards'}, impact, baseline), list);

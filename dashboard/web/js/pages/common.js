@@ -6,7 +6,7 @@ import {gaugePosition} from '../gauge.js';
 
 const VERDICT_TEXT = {
   failed: 'failed', 'no-baseline': 'no baseline', regression: 'regression',
-  improvement: 'improvement', neutral: 'neutral',
+  improvement: 'improvement', neutral: 'neutral', acknowledged: 'acknowledged',
 };
 
 export function verdictBadge(v) {
