@@ -94,6 +94,19 @@ make_report "$scratch/p7.json" feature/faster "$prsha" 2026-01-05T02:00:00Z "$he
 	ids="$ids,suite::new" pr=7 base=main
 up "$scratch/p7.json"
 
+# -- the settings project: a regression acknowledged twice (the settings
+# page lists acknowledgements and withdraws one).
+make_report "$scratch/s1.json" main "$(sha set1)" 2026-01-07T00:00:00Z "" 100,100
+make_report "$scratch/s2.json" main "$(sha set2)" 2026-01-07T01:00:00Z "$(sha set1)" 80,100
+for f in s1 s2; do
+	[ "$(upload "$settings_token" settings-test "$scratch/$f.json")" = 201 ] || setup_failed=1
+done
+for why in 'first: expected' 'second: <b>still</b> expected'; do
+	st=$(api POST "/api/v1/projects/settings-test/commits/$(sha set2)/acknowledgements" \
+		-H "Authorization: Bearer $settings_token" --data-binary "{\"benchmark\": \"suite::b1\", \"by\": \"Ada\", \"reason\": \"$why\"}")
+	[ "$st" = 201 ] || { echo "# acknowledging: $st $(cat "$scratch/body")"; setup_failed=1; }
+done
+
 # -- profiles measured by bm-run: the base commit runs cases::compute with
 # n=1000, the head with n=4000 (so the differential flame graph has
 # something to show), both a 10 ms sleep (system calls) and the whole

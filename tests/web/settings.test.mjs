@@ -89,3 +89,34 @@ test('tokens: made (shown once), listed, revoked', async () => {
   await shot(page, 'settings-tokens');
   await page.done();
 });
+
+test('acknowledged regressions: listed for anyone, withdrawn with an admin token', async () => {
+  const {json: {acknowledgements: acks}} = await api(`/api/v1/projects/${P}/acknowledgements`);
+  assert.equal(acks.length, 2, 'run.sh acknowledged suite::b1 twice');
+  const page = await newPage();
+  await open(page, `/projects/${P}/settings`);
+  await page.waitForSelector('#acknowledgements table.acks');
+  const rows = await page.$$eval('#acknowledgements table.acks tbody tr', (trs) => trs.map((tr) => [...tr.children].slice(0, 5).map((td) => td.textContent.trim())));
+  assert.deepEqual(rows, acks.map((a) => ['suite::b1', a.commit.slice(0, 10), '−20.0%', 'Ada', a.reason]));
+  assert.equal(rows[0][4], 'second: <b>still</b> expected', 'newest first, and the reason is text');
+  assert.equal(await page.locator('#acknowledgements b').count(), 0);
+  // Without a token: asked for one; with the upload token: refused.
+  await page.click('#acknowledgements tbody tr:first-child button.withdraw');
+  await page.waitForSelector('#acknowledgements .ack-out .warning');
+  await page.fill('#token input[name="token"]', env.token);
+  await page.click('#acknowledgements tbody tr:first-child button.withdraw');
+  await page.click('#acknowledgements tbody tr:first-child button.withdraw');
+  await page.waitForSelector('#acknowledgements .ack-out .error');
+  assert.match(await page.textContent('#acknowledgements .ack-out'), /HTTP 403/);
+  // The admin token withdraws the newest; the older one covers again.
+  await page.fill('#token input[name="token"]', env.admin);
+  await page.click('#acknowledgements tbody tr:first-child button.withdraw');
+  await page.waitForSelector('#acknowledgements .ack-out .success');
+  await page.waitForFunction(() => document.querySelectorAll('#acknowledgements table.acks tbody tr').length === 1);
+  const left = (await api(`/api/v1/projects/${P}/acknowledgements`)).json.acknowledgements;
+  assert.deepEqual(left.map((a) => a.id), [acks[1].id]);
+  const {json: r} = await api(`/api/v1/projects/${P}/commits/${acks[1].commit}/report`);
+  assert.equal(r.verdict, 'acknowledged');
+  await shot(page, 'settings-acknowledgements');
+  await page.done();
+});

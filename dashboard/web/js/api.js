@@ -22,6 +22,8 @@ function query(params) {
 export const paths = {
   projects: () => '/api/v1/projects',
   branches: (p) => `/api/v1/projects/${enc(p)}/branches`,
+  acknowledgements: (p) => `/api/v1/projects/${enc(p)}/acknowledgements`,
+  acknowledgement: (p, id) => `/api/v1/projects/${enc(p)}/acknowledgements/${enc(String(id))}`,
   acknowledge: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr})}`,
   report: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr})}`,
   history: (p, id, branch, metric) =>

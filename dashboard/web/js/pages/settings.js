@@ -1,16 +1,19 @@
 // /projects/NAME/settings: the project's regression threshold (0-50%),
-// DT and ST, changed with an admin token pasted here; and new tokens.
+// DT and ST, changed with an admin token pasted here; new tokens; and the
+// acknowledged regressions, each of which an admin may withdraw.
 // The token stays in this tab (sessionStorage) and goes only to this
 // server, in the Authorization header.
 //
 // Data: GET .../settings; PUT .../settings (admin); GET .../tokens,
 // POST .../tokens ({"admin": bool} -> {"id", "admin", "token"}) and
-// DELETE .../tokens/ID (admin).  A token is checked by a PUT of
+// DELETE .../tokens/ID (admin); GET .../acknowledgements and DELETE
+// .../acknowledgements/ID (admin).  A token is checked by a PUT of
 // no settings ({}), which changes nothing and answers 401 or 403 with the
 // server's reason when the token is not an admin token of the project.
 import {h, table, fill} from '../dom.js';
 import {get, put, post, del, paths, errorBox, ApiError} from '../api.js';
 import * as f from '../format.js';
+import * as urls from '../urls.js';
 
 export const name = 'settings';
 
@@ -174,5 +177,50 @@ export async function render(ctx) {
     tokenOut, tokenList);
   if (tokenInput.value) listTokens();
 
-  fill(ctx.root, h('h1', null, 'Settings'), tokenSection, settingsSection, tokensSection);
+  // -- acknowledgements: anyone may read them, an admin withdraws one
+  // (a first click asks, a second withdraws).
+  const ackOut = h('div', {class: 'ack-out', 'aria-live': 'polite'});
+  const ackList = h('div', {class: 'ack-list'});
+  async function listAcks() {
+    try {
+      const {acknowledgements: acks} = await get(paths.acknowledgements(project), {signal: ctx.signal});
+      const withdraw = (a) => {
+        let armed = false;
+        const b = h('button', {type: 'button', class: 'withdraw'}, 'Withdraw');
+        b.addEventListener('click', async () => {
+          const t = tokenInput.value.trim();
+          if (!t) { fill(ackOut, h('p', {class: 'warning'}, 'Paste an admin token above first.')); return; }
+          if (!armed) { armed = true; b.textContent = `Really withdraw ${a.id}?`; return; }
+          try {
+            await del(paths.acknowledgement(project, a.id), {token: t});
+            fill(ackOut, h('p', {class: 'success'}, `Acknowledgement ${a.id} withdrawn.`));
+            await listAcks();
+          } catch (e) {
+            fill(ackOut, errorBox(e, 'Not withdrawn'));
+          }
+        });
+        return b;
+      };
+      fill(ackList, acks.length
+        ? table([
+          {title: 'Benchmark', cell: (a) => h('span', {class: 'bench-name'}, a.benchmark)},
+          {title: 'Where', cell: (a) => h('a', {href: urls.commit(project, a.commit, a.pr), class: 'sha'}, a.pr ? `#${a.pr}` : f.shortSha(a.commit))},
+          {title: 'At', class: 'num', cell: (a) => f.pct(a.impact)},
+          {title: 'By', cell: (a) => a.by},
+          {title: 'Why', cell: (a) => h('span', {class: 'ack-reason'}, a.reason)},
+          {title: 'When', cell: (a) => f.date(a.at)},
+          {title: '', cell: (a) => withdraw(a)},
+        ], acks, {class: 'acks'})
+        : h('p', {class: 'empty'}, 'No regression has been acknowledged.'));
+    } catch (e) {
+      if (e.name !== 'AbortError') fill(ackList, errorBox(e, 'Cannot list the acknowledgements'));
+    }
+  }
+  const acksSection = h('section', {class: 'panel', id: 'acknowledgements'},
+    h('h2', null, 'Acknowledged regressions'),
+    h('p', {class: 'meta'}, 'Made on a commit\'s page; each covers its benchmark while it gets no slower. Withdrawing one needs an admin token.'),
+    ackOut, ackList);
+  listAcks();
+
+  fill(ctx.root, h('h1', null, 'Settings'), tokenSection, settingsSection, tokensSection, acksSection);
 }
