@@ -28,7 +28,7 @@ struct commit_report;
 int commit_report_open(struct request *req, struct response *res, struct commit_report *cr);
 
 /* An acknowledgement as the API shows it: {"id", "benchmark", "commit",
- * "pr", "impact", "by", "reason", "at"}.  api_report.c. */
+ * "pr", "impact", "by", "reason", "at"}.  api_ack.c. */
 struct store_ack;
 json_t *ack_json(const struct store_ack *a);
 

@@ -24,6 +24,14 @@
 #define ACK_BY_MAX 200
 #define ACK_REASON_MAX 4000
 
+json_t *ack_json(const struct store_ack *a)
+{
+	char when[REPORT_TIME_SIZE];
+	return json_pack("{s:I,s:s,s:s,s:o,s:f,s:s,s:s,s:s}", "id", (json_int_t)a->id, "benchmark", a->benchmark,
+			 "commit", a->sha, "pr", a->pr ? json_integer(a->pr) : json_null(), "impact", a->impact, "by",
+			 a->by, "reason", a->reason, "at", report_format_rfc3339(when, (time_t)a->created_at));
+}
+
 /* text as a field of at most max bytes with something in it; or NULL
  * with res answered. */
 static const char *text_field(const json_t *j, const char *key, size_t max, struct response *res)
@@ -65,7 +73,6 @@ static void add(struct request *req, struct response *res, const json_t *j, stru
 	if (!(by = text_field(j, "by", ACK_BY_MAX, res)) || !(reason = text_field(j, "reason", ACK_REASON_MAX, res)))
 		return;
 	const struct comparison_row *r = row_of(cr, id);
-	char pct[32];
 	if (!r) {
 		http_error(res, 404, "commit '%s' has no benchmark '%s'", cr->head.sha, id);
 		return;
@@ -78,8 +85,8 @@ static void add(struct request *req, struct response *res, const json_t *j, stru
 		return;
 	}
 	if (r->impact >= 0) {
-		snprintf(pct, sizeof pct, "%+.2f%%", 100 * r->impact);
-		http_error(res, 409, "'%s' is not slower than its baseline (impact %s): nothing to acknowledge", id, pct);
+		http_error(res, 409, "'%s' is not slower than its baseline (impact %+.2f%%): nothing to acknowledge", id,
+			   100 * r->impact);
 		return;
 	}
 	struct store_ack a = {.benchmark = (char *)id,

@@ -17,7 +17,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static json_t *number_or_null(int has, double x)
 {
@@ -63,23 +62,6 @@ static void add_metric(json_t *row, const struct store_result *h, const struct s
 		json_object_set_new(row, "value", json_real(h->value));
 	if (b && b->metric && !strcmp(b->metric, x->metric) && !strcmp(b->unit, x->unit))
 		json_object_set_new(row, "base_value", json_real(b->value));
-}
-
-/* "at" as RFC 3339 UTC. */
-static json_t *time_json(int64_t at)
-{
-	char when[32];
-	time_t t = (time_t)at;
-	struct tm tm;
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-	return json_string(when);
-}
-
-json_t *ack_json(const struct store_ack *a)
-{
-	return json_pack("{s:I,s:s,s:s,s:o,s:f,s:s,s:s,s:o}", "id", (json_int_t)a->id, "benchmark", a->benchmark,
-			 "commit", a->sha, "pr", a->pr ? json_integer(a->pr) : json_null(), "impact", a->impact, "by",
-			 a->by, "reason", a->reason, "at", time_json(a->created_at));
 }
 
 static json_t *benchmark_rows(const struct commit_report *cr)

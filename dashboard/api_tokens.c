@@ -12,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void api_tokens_list(struct request *req, struct response *res)
 {
@@ -26,12 +25,9 @@ void api_tokens_list(struct request *req, struct response *res)
 	}
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++) {
-		char when[32];
-		time_t at = (time_t)t[i].created_at;
-		struct tm tm;
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&at, &tm));
+		char when[REPORT_TIME_SIZE];
 		json_array_append_new(a, json_pack("{s:I,s:b,s:s}", "id", (json_int_t)t[i].id, "admin", t[i].admin,
-						   "created_at", when));
+						   "created_at", report_format_rfc3339(when, (time_t)t[i].created_at)));
 	}
 	free(t);
 	http_json(res, 200, json_pack("{s:o}", "tokens", a));

@@ -1043,12 +1043,16 @@ char *report_new_uuid(void)
 			 b[12], b[13], b[14], b[15]);
 }
 
+char *report_format_rfc3339(char buf[REPORT_TIME_SIZE], time_t t)
+{
+	struct tm tm;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, REPORT_TIME_SIZE, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		strcpy(buf, "1970-01-01T00:00:00Z"); /* a time beyond year 9999 */
+	return buf;
+}
+
 char *report_now_rfc3339(void)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-	char buf[32];
-	if (!gmtime_r(&now, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return xstrdup("1970-01-01T00:00:00Z"); /* a clock beyond year 9999 */
-	return xstrdup(buf);
+	char buf[REPORT_TIME_SIZE];
+	return xstrdup(report_format_rfc3339(buf, time(NULL)));
 }

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define REPORT_SCHEMA "bm-report/1"
 
@@ -191,7 +192,11 @@ const char *report_status_name(enum bm_status status);
 
 /* A random (version 4) UUID, newly allocated. */
 char *report_new_uuid(void);
-/* The current time as RFC 3339 UTC ("2026-11-22T10:00:00Z"), newly allocated. */
+/* t (seconds since the epoch) as RFC 3339 UTC ("2026-11-22T10:00:00Z")
+ * in buf; returns buf. */
+#define REPORT_TIME_SIZE 32
+char *report_format_rfc3339(char buf[REPORT_TIME_SIZE], time_t t);
+/* The current time the same way, newly allocated. */
 char *report_now_rfc3339(void);
 
 #endif
