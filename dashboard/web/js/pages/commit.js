@@ -9,6 +9,7 @@
 import {h, fill} from '../dom.js';
 import {get, post, paths, errorBox} from '../api.js';
 import {render as renderAgain} from '../router.js';
+import {readToken, keepToken} from '../tokens.js';
 import * as f from '../format.js';
 import * as urls from '../urls.js';
 import {gauge} from '../gauge.js';
@@ -25,14 +26,6 @@ const VERDICT_WORDS = {
   acknowledged: 'Every regression beyond the threshold is acknowledged: the check passes.',
 };
 
-// The token for acknowledging stays in this tab, like the settings page's.
-const tokenKey = (p) => `bm.token.${p}`;
-function readToken(p) {
-  try { return sessionStorage.getItem(tokenKey(p)) || sessionStorage.getItem(`bm.adminToken.${p}`) || ''; } catch { return ''; }
-}
-function keepToken(p, t) {
-  try { sessionStorage.setItem(tokenKey(p), t); } catch { /* private mode */ }
-}
 
 // "Acknowledged by Ada: why", or that the regression grew past it.
 function ackNote(b) {
@@ -52,14 +45,14 @@ function ackForm(project, r) {
     open.map((b) => h('option', {value: b.id}, `${b.id} (${f.pct(b.impact)})`)));
   const by = h('input', {type: 'text', name: 'by', required: true, maxlength: 200, placeholder: 'your name'});
   const reason = h('textarea', {name: 'reason', required: true, maxlength: 4000, rows: 2, placeholder: 'why this regression is expected'});
-  const token = h('input', {type: 'password', name: 'token', required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'bm_…', value: readToken(project), 'aria-label': 'token'});
+  const token = h('input', {type: 'password', name: 'token', required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'bm_…', value: readToken('any', project) || readToken('admin', project), 'aria-label': 'token'});
   const status = h('div', {class: 'ack-status', 'aria-live': 'polite'});
   async function send(e) {
     e.preventDefault();
     const t = token.value.trim();
     try {
       await post(paths.acknowledge(project, r.commit, r.pr), {benchmark: which.value, by: by.value.trim(), reason: reason.value.trim()}, {token: t});
-      keepToken(project, t);
+      keepToken('any', project, t);
       await renderAgain();
     } catch (err) {
       fill(status, errorBox(err, 'Not acknowledged'));

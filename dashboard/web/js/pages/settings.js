@@ -14,17 +14,22 @@ import {h, table, fill} from '../dom.js';
 import {get, put, post, del, paths, errorBox, ApiError} from '../api.js';
 import * as f from '../format.js';
 import * as urls from '../urls.js';
+import {readToken, keepToken} from '../tokens.js';
 
 export const name = 'settings';
 
-const storeKey = (p) => `bm.adminToken.${p}`;
-
-function readToken(p) {
-  try { return sessionStorage.getItem(storeKey(p)) || ''; } catch { return ''; }
-}
-
-function keepToken(p, t) {
-  try { if (t) sessionStorage.setItem(storeKey(p), t); else sessionStorage.removeItem(storeKey(p)); } catch { /* private mode */ }
+// A button that asks before it acts, without a dialog box: the first
+// click turns its text into the question, the second calls act.  ready()
+// may turn a click away (and say why) before the button arms.
+function confirmButton(cls, label, question, act, ready = () => true) {
+  let armed = false;
+  const b = h('button', {type: 'button', class: cls}, label);
+  b.addEventListener('click', async () => {
+    if (!ready()) return;
+    if (!armed) { armed = true; b.textContent = question; return; }
+    await act();
+  });
+  return b;
 }
 
 export async function render(ctx) {
@@ -33,7 +38,7 @@ export async function render(ctx) {
   let current = await get(paths.settings(project), {signal: ctx.signal});
 
   // -- the token
-  const tokenInput = h('input', {type: 'password', name: 'token', autocomplete: 'off', spellcheck: 'false', placeholder: 'bm_…', value: readToken(project), 'aria-label': 'admin token'});
+  const tokenInput = h('input', {type: 'password', name: 'token', autocomplete: 'off', spellcheck: 'false', placeholder: 'bm_…', value: readToken('admin', project), 'aria-label': 'admin token'});
   const tokenStatus = h('div', {class: 'token-status', 'aria-live': 'polite'});
   async function checkToken() {
     const t = tokenInput.value.trim();
@@ -43,12 +48,12 @@ export async function render(ctx) {
     }
     try {
       await put(paths.settings(project), {}, {token: t});
-      keepToken(project, t);
+      keepToken('admin', project, t);
       fill(tokenStatus, h('p', {class: 'success'}, 'This is an admin token of the project.'));
       listTokens();
       return true;
     } catch (e) {
-      keepToken(project, '');
+      keepToken('admin', project, '');
       fill(tokenStatus, errorBox(e, 'Token refused'));
       return false;
     }
@@ -60,7 +65,7 @@ export async function render(ctx) {
     h('form', {class: 'controls', onsubmit: (e) => { e.preventDefault(); checkToken(); }},
       h('label', {class: 'field'}, h('span', null, 'Token'), tokenInput),
       h('button', {type: 'submit'}, 'Check'),
-      h('button', {type: 'button', onclick: () => { tokenInput.value = ''; keepToken(project, ''); tokenStatus.replaceChildren(); }}, 'Forget')),
+      h('button', {type: 'button', onclick: () => { tokenInput.value = ''; keepToken('admin', project, ''); tokenStatus.replaceChildren(); }}, 'Forget')),
     tokenStatus);
 
   // -- the settings
@@ -86,7 +91,7 @@ export async function render(ctx) {
     }
     try {
       current = await put(paths.settings(project), body, {token: t});
-      keepToken(project, t);
+      keepToken('admin', project, t);
       showCurrent();
       fill(saveStatus, h('p', {class: 'success'}, 'Saved.'));
     } catch (e) {
@@ -121,20 +126,14 @@ export async function render(ctx) {
     if (!t) return;
     try {
       const {tokens} = await get(paths.tokens(project), {token: t});
-      const revoke = (tok) => {
-        let armed = false;
-        const b = h('button', {type: 'button', class: 'revoke'}, 'Revoke');
-        b.addEventListener('click', async () => {
-          if (!armed) { armed = true; b.textContent = `Really revoke token ${tok.id}?`; return; }
-          try {
-            await del(paths.token(project, tok.id), {token: t});
-            await listTokens();
-          } catch (e) {
-            fill(tokenOut, errorBox(e, 'Not revoked'));
-          }
-        });
-        return b;
-      };
+      const revoke = (tok) => confirmButton('revoke', 'Revoke', `Really revoke token ${tok.id}?`, async () => {
+        try {
+          await del(paths.token(project, tok.id), {token: t});
+          await listTokens();
+        } catch (e) {
+          fill(tokenOut, errorBox(e, 'Not revoked'));
+        }
+      });
       fill(tokenList, tokens.length
         ? table([
           {title: 'Id', class: 'num', cell: (x) => String(x.id)},
@@ -184,23 +183,20 @@ export async function render(ctx) {
   async function listAcks() {
     try {
       const {acknowledgements: acks} = await get(paths.acknowledgements(project), {signal: ctx.signal});
-      const withdraw = (a) => {
-        let armed = false;
-        const b = h('button', {type: 'button', class: 'withdraw'}, 'Withdraw');
-        b.addEventListener('click', async () => {
-          const t = tokenInput.value.trim();
-          if (!t) { fill(ackOut, h('p', {class: 'warning'}, 'Paste an admin token above first.')); return; }
-          if (!armed) { armed = true; b.textContent = `Really withdraw ${a.id}?`; return; }
-          try {
-            await del(paths.acknowledgement(project, a.id), {token: t});
-            fill(ackOut, h('p', {class: 'success'}, `Acknowledgement ${a.id} withdrawn.`));
-            await listAcks();
-          } catch (e) {
-            fill(ackOut, errorBox(e, 'Not withdrawn'));
-          }
-        });
-        return b;
+      const tokenGiven = () => {
+        if (tokenInput.value.trim()) return true;
+        fill(ackOut, h('p', {class: 'warning'}, 'Paste an admin token above first.'));
+        return false;
       };
+      const withdraw = (a) => confirmButton('withdraw', 'Withdraw', `Really withdraw ${a.id}?`, async () => {
+        try {
+          await del(paths.acknowledgement(project, a.id), {token: tokenInput.value.trim()});
+          fill(ackOut, h('p', {class: 'success'}, `Acknowledgement ${a.id} withdrawn.`));
+          await listAcks();
+        } catch (e) {
+          fill(ackOut, errorBox(e, 'Not withdrawn'));
+        }
+      }, tokenGiven);
       fill(ackList, acks.length
         ? table([
           {title: 'Benchmark', cell: (a) => h('span', {class: 'bench-name'}, a.benchmark)},
