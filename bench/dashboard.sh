@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The web dashboard's speed in a real browser (Debian's chromium through
 # playwright-core), against a real bm-server holding 10,000 runs and a
 # commit of 1,000 benchmarks: how long after navigation each page is drawn

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Determinism of bm-run on the examples: every benchmark's events (all but
 # the system-call times, which are clock readings) and cycles across 10
 # runs and under environment variations must be identical.  Then what each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fidelity of the cycle model: over the example benchmarks, the Spearman
 # rank correlation between bm-run's estimated time and the measured native
 # time (each example binary timing itself, median of its calibrated runs,

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Overhead of bm-run over a bare callgrind run with the same simulation
-# options on the same program, side by side in one hyperfine run, as a
-# ratio.  Bar (SPEC 6): at most 1.05.
+# SPDX-License-Identifier: MIT
+# Overhead of bm-run over a bare run of its engine (bm's own, or callgrind
+# with BM_BENCH_ENGINE=callgrind) with the same simulation options on the
+# same program, side by side in one hyperfine run, as a ratio.  Bar (SPEC
+# 6): at most 1.05.
 #
 # The bare command gets the same environment (the glibc tunables included)
 # so that both run the same instructions: the difference is bm-run's own
@@ -25,14 +27,19 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bm-bench-overhead.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tunables=$(sed -n '/sandbox_glibc_tunables\[\] =/,/;$/p' "$top/instrument/sandbox.c" | grep -o '"[^"]*"' | tr -d '"' | tr -d '\n')
 valgrind=$(command -v valgrind.bin)
+engine=${BM_BENCH_ENGINE:-bm}
+[ "$engine" = callgrind ] || [ -x "$build/simulator/engine/bm-amd64-linux" ] ||
+	{ echo "overhead.sh: bm's engine is not built; BM_BENCH_ENGINE=callgrind measures with callgrind" >&2; exit 2; }
 
 bare() {
-	printf "env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C TZ=UTC LD_BIND_NOW=1 BM_CONTROL=3 GLIBC_TUNABLES='%s' %s --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --collect-systime=nsec --instr-atstart=no --callgrind-out-file=%s/b/cg.%%p.out --log-file=%s/b/log %s >/dev/null 2>&1" \
-		"$tunables" "$valgrind" "$work" "$work" "$1"
+	printf "env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C TZ=UTC LD_BIND_NOW=1 BM_CONTROL=3 VALGRIND_LIB=%s GLIBC_TUNABLES='%s' %s --tool=%s --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --collect-systime=nsec --instr-atstart=no --callgrind-out-file=%s/b/cg.%%p.out --log-file=%s/b/log %s >/dev/null 2>&1" \
+		"$build/simulator/engine" "$tunables" "$valgrind" "$engine" "$work" "$work" "$1"
 }
 
 # The same benchmarks in both: without bm-run no time limit can stop
-# sort::insertion's range, so it is given the values bm-run would run.
+# sort::insertion's range, so it is given the values bm-run would run;
+# bm-run measures on warm caches (its default), which it asks of the
+# program with --warm.
 args() {
 	case $1 in
 	sort) echo "--filter 'sort::[qr]*' --filter 'sort::insertion[[]n=[0-9]]' --filter 'sort::insertion[[]n=[0-9][0-9][0-9]]' --filter 'sort::insertion[[]n=[0-9][0-9][0-9][0-9]]'" ;;
@@ -40,11 +47,11 @@ args() {
 	esac
 }
 
-echo "timing bm-run against bare callgrind ($runs runs each, interleaved)..." >&2
+echo "timing bm-run against bare $engine ($runs runs each, interleaved)..." >&2
 set --
 for e in ${BM_BENCH_PROGRAMS:-hashtable sort parse fileio}; do
-	set -- "$@" -n "bare $e" "$(bare "$build/examples/$e $(args $e)")" \
-		-n "bm-run $e" "$bmrun -q -o $work/r.json -- $build/examples/$e $(args $e)"
+	set -- "$@" -n "bare $e" "$(bare "$build/examples/$e $(args $e) --warm")" \
+		-n "bm-run $e" "$bmrun -q --engine $engine -o $work/r.json -- $build/examples/$e $(args $e)"
 done
 hyperfine --style basic --warmup 1 --runs "$runs" --prepare "rm -rf $work/b; mkdir $work/b" \
 	--export-json "$work/t.json" "$@" >&2
@@ -52,7 +59,7 @@ hyperfine --style basic --warmup 1 --runs "$runs" --prepare "rm -rf $work/b; mkd
 perl -MJSON::PP -e '
 	local $/; open my $f, "<", $ARGV[0] or die; my $j = decode_json(<$f>);
 	my %m = map { $_->{command} => $_->{median} } @{$j->{results}};
-	print "| program | bare callgrind (median) | bm-run (median) | ratio |\n| --- | --- | --- | --- |\n";
+	print "| program | bare $ARGV[1] (median) | bm-run (median) | ratio |\n| --- | --- | --- | --- |\n";
 	my $max = 0;
 	for my $e (grep { exists $m{"bare $_"} } qw(hashtable sort parse fileio)) {
 		my ($b, $r) = ($m{"bare $e"}, $m{"bm-run $e"});
@@ -60,4 +67,4 @@ perl -MJSON::PP -e '
 		printf "| %s | %.3f s | %.3f s | %.3f |\n", $e, $b, $r, $ratio;
 	}
 	printf "\nLargest ratio %.3f: %s (bar: at most 1.05)\n", $max, $max <= 1.05 ? "PASS" : "FAIL";
-' "$work/t.json"
+' "$work/t.json" "$engine"

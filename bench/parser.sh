@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Parser throughput: bm-profile against callgrind_annotate on the same large
 # callgrind file, side by side in one hyperfine run, reported as a ratio,
 # with a check that both print the same totals.  Then peak memory on two

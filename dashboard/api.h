@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The JSON API's handlers (version 1); routes.c maps paths to them. */
 #ifndef BM_API_H
 #define BM_API_H
@@ -26,11 +27,6 @@ void api_ack_delete(struct request *req, struct response *res);    /* DELETE ack
  * -1 with res answered (400, 404 or 500).  api_report.c. */
 struct commit_report;
 int commit_report_open(struct request *req, struct response *res, struct commit_report *cr);
-
-/* An acknowledgement as the API shows it: {"id", "benchmark", "commit",
- * "pr", "impact", "by", "reason", "at"}.  api_ack.c. */
-struct store_ack;
-json_t *ack_json(const struct store_ack *a);
 
 /* The platform key runs are matched on: compact JSON of the report's
  * {"arch", "compiler", "os"} with sorted keys (the caller owns it). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Acknowledged regressions (SPEC 4.1): someone says a regression is
  * expected, and why; the check then passes and shows the note.
  *
@@ -15,6 +16,8 @@
 
 #include "api.h"
 
+#include "ack_json.h"
+
 #include "commit_report.h"
 
 #include <stdlib.h>
@@ -23,14 +26,6 @@
 
 #define ACK_BY_MAX 200
 #define ACK_REASON_MAX 4000
-
-json_t *ack_json(const struct store_ack *a)
-{
-	char when[REPORT_TIME_SIZE];
-	return json_pack("{s:I,s:s,s:s,s:o,s:f,s:s,s:s,s:s}", "id", (json_int_t)a->id, "benchmark", a->benchmark,
-			 "commit", a->sha, "pr", a->pr ? json_integer(a->pr) : json_null(), "impact", a->impact, "by",
-			 a->by, "reason", a->reason, "at", report_format_rfc3339(when, (time_t)a->created_at));
-}
 
 /* text as a field of at most max bytes with something in it; or NULL
  * with res answered. */

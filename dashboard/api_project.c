@@ -1,53 +1,76 @@
+/* SPDX-License-Identifier: MIT */
 /* Projects, branches, settings and the stored profile of one result. */
 #include "config.h"
 
 #include "api.h"
 
 #include "baseline.h"
+#include "error.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* {"projects": [{"name", "runs", "benchmarks", "latest_upload"}]} */
 void api_projects(struct request *req, struct response *res)
 {
-	json_t *a;
+	struct store_project_row *rows;
+	size_t n;
 	char *err = NULL;
-	if (store_projects(req->server->store, &a, &err)) {
+	if (store_projects(req->server->store, &rows, &n, &err)) {
 		http_error(res, 500, "%s", err);
 		free(err);
 		return;
 	}
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:o}", "name", rows[i].name, "runs",
+						   (json_int_t)rows[i].runs, "benchmarks", (json_int_t)rows[i].benchmarks,
+						   "latest_upload",
+						   rows[i].has_latest ? json_integer(rows[i].latest_upload) : json_null()));
+	store_project_rows_free(rows, n);
 	http_json(res, 200, json_pack("{s:o}", "projects", a));
 }
 
+/* {"project", "branches": [{"name", "runs", "latest": {"sha", "timestamp", "run_id"}}]} */
 void api_branches(struct request *req, struct response *res)
 {
-	json_t *a;
+	struct store_branch_row *rows;
+	size_t n;
 	char *err = NULL;
-	if (store_branches(req->server->store, req->project.id, &a, &err)) {
+	if (store_branches(req->server->store, req->project.id, &rows, &n, &err)) {
 		http_error(res, 500, "%s", err);
 		free(err);
 		return;
 	}
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:I,s:{s:s,s:I,s:s}}", "name", rows[i].name, "runs",
+						   (json_int_t)rows[i].runs, "latest", "sha", rows[i].sha, "timestamp",
+						   (json_int_t)rows[i].timestamp, "run_id", rows[i].run_id));
+	store_branch_rows_free(rows, n);
 	http_json(res, 200, json_pack("{s:s,s:o}", "project", req->project_name, "branches", a));
 }
 
 void api_benchmarks(struct request *req, struct response *res)
 {
 	const char *branch = http_query(req, "branch");
-	json_t *ids;
-	char *err = NULL;
+	char **ids, *err = NULL;
+	size_t n;
 	if (!branch || !*branch) {
 		http_error(res, 400, "branch: give ?branch=NAME");
 		return;
 	}
-	if (store_benchmark_ids(req->server->store, req->project.id, branch, &ids, &err)) {
+	if (store_benchmark_ids(req->server->store, req->project.id, branch, &ids, &n, &err)) {
 		http_error(res, 500, "%s", err);
 		free(err);
 		return;
 	}
-	http_json(res, 200, json_pack("{s:s,s:o}", "branch", branch, "benchmarks", ids));
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(ids[i]));
+	store_strings_free(ids, n);
+	http_json(res, 200, json_pack("{s:s,s:o}", "branch", branch, "benchmarks", a));
 }
 
 static json_t *settings_json(const struct project *p)
@@ -137,9 +160,16 @@ static int add_baseline(struct request *req, json_t *j, char **err)
 
 void api_profile(struct request *req, struct response *res)
 {
-	json_t *j;
-	char *err = NULL;
-	int rc = store_profile(req->server->store, req->project.id, req->param[1], req->param[2], &j, &err);
+	json_t *j = NULL;
+	char *err = NULL, *text;
+	size_t len;
+	int rc = store_profile(req->server->store, req->project.id, req->param[1], req->param[2], &text, &len, &err);
+	if (rc > 0) {
+		j = json_loadb(text, len, 0, NULL);
+		free(text);
+		if (!j)
+			rc = bm_error(&err, "database: a stored profile is not JSON");
+	}
 	if (rc < 0) {
 		http_error(res, 500, "%s", err);
 		free(err);

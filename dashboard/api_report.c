@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GET /api/v1/projects/NAME/commits/SHA/report[?pr=N]: the commit's
  * results against its baseline, with the commit impact and the verdict.
  *
@@ -10,10 +11,13 @@
 
 #include "api.h"
 
+#include "ack_json.h"
+
 #include "commit_report.h"
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,35 +68,72 @@ static void add_metric(json_t *row, const struct store_result *h, const struct s
 		json_object_set_new(row, "base_value", json_real(b->value));
 }
 
-static json_t *benchmark_rows(const struct commit_report *cr)
+static json_t *benchmark_row(const struct commit_report *cr, const struct comparison_row *r)
 {
-	const struct comparison *cmp = &cr->cmp;
-	json_t *a = json_array();
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		const struct comparison_row *r = &cmp->rows[i];
-		const struct store_result *h = r->in_head ? find(cr->hres, cr->nh, r->id) : NULL,
-					  *b = r->has_base ? find(cr->bres, cr->nb, r->id) : NULL;
-		json_t *row = json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
-					number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed), "base_speed",
-					number_or_null(r->has_base, r->base_speed), "impact",
-					number_or_null(r->has_impact, r->impact), "status",
-					r->in_head ? report_status_name(r->status) : "missing", "reason", h ? h->reason : NULL);
-		if (h) {
-			json_object_set_new(row, "run_id", json_string(h->run_id));
-			json_object_set_new(row, "profile", json_boolean(h->has_profile));
-		}
-		add_counts(row, "cycles", "events", h);
-		add_counts(row, "base_cycles", "base_events", b);
-		add_metric(row, h, b);
-		const struct store_ack *ack = h ? commit_report_ack(cr, r->id) : NULL;
-		if (ack) {
-			json_t *aj = ack_json(ack);
-			json_object_set_new(aj, "covers", json_boolean(r->has_impact && ack_covers(ack, r->impact)));
-			json_object_set_new(row, "acknowledgement", aj);
-		}
-		json_array_append_new(a, row);
+	const struct store_result *h = r->in_head ? find(cr->hres, cr->nh, r->id) : NULL,
+				  *b = r->has_base ? find(cr->bres, cr->nb, r->id) : NULL;
+	json_t *row = json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
+				number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed), "base_speed",
+				number_or_null(r->has_base, r->base_speed), "impact",
+				number_or_null(r->has_impact, r->impact), "status",
+				r->in_head ? report_status_name(r->status) : "missing", "reason", h ? h->reason : NULL);
+	if (!row)
+		return NULL;
+	if (h) {
+		json_object_set_new(row, "run_id", json_string(h->run_id));
+		json_object_set_new(row, "profile", json_boolean(h->has_profile));
 	}
-	return a;
+	add_counts(row, "cycles", "events", h);
+	add_counts(row, "base_cycles", "base_events", b);
+	add_metric(row, h, b);
+	const struct store_ack *ack = h ? commit_report_ack(cr, r->id) : NULL;
+	if (ack) {
+		json_t *aj = ack_json(ack);
+		json_object_set_new(aj, "covers", json_boolean(r->has_impact && ack_covers(ack, r->impact)));
+		json_object_set_new(row, "acknowledgement", aj);
+	}
+	return row;
+}
+
+/* The answer's text, built as it goes: a report of many benchmarks would
+ * otherwise hold a whole tree of them (about ten times its text) per
+ * request.  The bytes are what one json_dumps of the whole would give. */
+struct text {
+	char *s;
+	size_t len, alloc;
+	int failed;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+	xgrow(&t->s, &t->alloc, t->len + n + 1, 1);
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+/* Appends j's compact text (as send_response writes answers) and frees j. */
+static void text_add_json(struct text *t, json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+		    : NULL;
+	if (s)
+		text_add(t, s, strlen(s));
+	else
+		t->failed = 1;
+	free(s);
+	json_decref(j);
+}
+
+static void add_benchmark_rows(struct text *t, const struct commit_report *cr)
+{
+	text_add(t, ",\"benchmarks\":[", 15);
+	for (size_t i = 0; i < cr->cmp.nrows && !t->failed; i++) {
+		if (i)
+			text_add(t, ",", 1);
+		text_add_json(t, benchmark_row(cr, &cr->cmp.rows[i]));
+	}
+	text_add(t, "]", 1);
 }
 
 static json_t *run_json(const struct store_run *run)
@@ -102,16 +143,11 @@ static json_t *run_json(const struct store_run *run)
 
 int commit_report_open(struct request *req, struct response *res, struct commit_report *cr)
 {
-	const char *sha_in = req->param[1], *pr_text = http_query(req, "pr");
-	long pr = 0;
-	if (pr_text) {
-		char *end;
-		pr = strtol(pr_text, &end, 10);
-		if (*end || pr <= 0) {
-			http_error(res, 400, "pr: expected a pull-request number, not '%s'", pr_text);
-			return -1;
-		}
-	}
+	const char *sha_in = req->param[1];
+	long long pr_in = 0;
+	if (http_query_int(req, res, "pr", 1, LONG_MAX, &pr_in) < 0)
+		return -1;
+	long pr = (long)pr_in;
 	char *sha = xstrdup(sha_in), *err = NULL;
 	for (char *p = sha; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
@@ -144,17 +180,29 @@ void api_commit_report(struct request *req, struct response *res)
 		json_object_set_new(baseline, "reason", json_string(cr.base.reason));
 	}
 	json_t *platform = json_loads(head->platform, 0, NULL);
-	json_t *body = json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:o,s:s,s:f,s:o,s:s,s:o}", "commit", head->sha, "run_id",
-				 head->run_id, "branch", head->branch, "pr", head->pr ? json_integer(head->pr) : json_null(),
-				 "model", head->model, "platform", platform ? platform : json_object(), "baseline",
-				 baseline, "baseline_reason", cr.base.reason, "threshold", req->project.threshold,
-				 "commit_impact", number_or_null(cmp->has_commit_impact, cmp->commit_impact), "verdict",
-				 verdict_name(cmp->verdict), "benchmarks", benchmark_rows(&cr));
-	if (body && head->pr)
-		json_object_set_new(body, "base_branch", head->base_branch ? json_string(head->base_branch) : json_null());
-	if (body)
-		http_json(res, 200, body);
-	else
+	json_t *top = json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:o,s:s,s:f,s:o,s:s}", "commit", head->sha, "run_id",
+				head->run_id, "branch", head->branch, "pr", head->pr ? json_integer(head->pr) : json_null(),
+				"model", head->model, "platform", platform ? platform : json_object(), "baseline",
+				baseline, "baseline_reason", cr.base.reason, "threshold", req->project.threshold,
+				"commit_impact", number_or_null(cmp->has_commit_impact, cmp->commit_impact), "verdict",
+				verdict_name(cmp->verdict));
+	/* {top's members,"benchmarks":[rows],"base_branch":...} */
+	struct text t = {0};
+	text_add_json(&t, top);
+	if (!t.failed) {
+		t.len--; /* top's closing brace */
+		add_benchmark_rows(&t, &cr);
+	}
+	if (!t.failed && head->pr) {
+		text_add(&t, ",\"base_branch\":", 15);
+		text_add_json(&t, head->base_branch ? json_string(head->base_branch) : json_null());
+	}
+	if (!t.failed) {
+		text_add(&t, "}", 1);
+		http_json_text(res, 200, t.s, t.len);
+	} else {
+		free(t.s);
 		http_error(res, 500, "cannot write the report as JSON");
+	}
 	commit_report_release(&cr);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Time series: a benchmark's history on a branch, and the BM ranking of
  * current changes over every benchmark of a branch (change.h). */
 #include "config.h"
@@ -167,25 +168,13 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+/* ?dt= and ?st=, when given, instead of the project's settings. */
 static int tolerance_args(struct request *req, struct response *res, struct ranking *rk)
 {
-	const char *dt = http_query(req, "dt"), *st = http_query(req, "st");
-	char *end;
-	if (dt) {
-		rk->dt = strtod(dt, &end);
-		if (*end || !isfinite(rk->dt) || rk->dt < 0 || rk->dt > 1) {
-			http_error(res, 400, "dt: expected a fraction from 0 to 1, not '%s'", dt);
-			return -1;
-		}
-	}
-	if (st) {
-		long v = strtol(st, &end, 10);
-		if (*end || v < 0 || v > 100000) {
-			http_error(res, 400, "st: expected a count from 0 to 100000, not '%s'", st);
-			return -1;
-		}
-		rk->st = (unsigned)v;
-	}
+	long long st = rk->st;
+	if (http_query_real(req, res, "dt", 0, 1, &rk->dt) < 0 || http_query_int(req, res, "st", 0, 100000, &st) < 0)
+		return -1;
+	rk->st = (unsigned)st;
 	return 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GET /api/v1/projects/NAME/summary: the projects page's rows, one per
  * branch, cost model and platform that has pushes, latest upload first:
  *

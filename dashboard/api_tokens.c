@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A project's tokens, for the settings page (admin only):
  *
  *   GET    /api/v1/projects/NAME/tokens       {"tokens": [{"id", "admin", "created_at"}]}

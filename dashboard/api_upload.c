@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* POST /api/v1/projects/NAME/runs: store one bm-report/1.
  *
  * The report is checked whole before anything is written (report.c checks
@@ -36,6 +37,15 @@ void api_upload(struct request *req, struct response *res)
 	if (rc) {
 		http_error(res, 400, "%s", err);
 		free(err);
+		return;
+	}
+	if (r.nbenchmarks > req->server->max_benchmarks) {
+		http_error(res, 413,
+			   "the report holds %zu benchmarks; this server takes at most %zu per report "
+			   "(bm-server serve --max-benchmarks): upload the suite in parts, one report per part "
+			   "of the same commit",
+			   r.nbenchmarks, req->server->max_benchmarks);
+		report_release(&r);
 		return;
 	}
 	int64_t commit_time;

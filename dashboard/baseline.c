@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Baseline selection: see baseline.h. */
 #include "config.h"
 
@@ -98,7 +99,9 @@ static int push(struct store *st, int64_t project, const struct store_run *head,
 	if (have_other)
 		out->reason = mismatch(head, &other, "ancestor");
 	else if (head->nancestors == 0)
-		out->reason = xasprintf("no baseline: the run was uploaded without its commit's ancestry");
+		out->reason = xasprintf("no baseline: the run was uploaded without its commit's ancestry (a first "
+					"commit, or a shallow clone: fetch the history, e.g. actions/checkout's "
+					"fetch-depth: 0)");
 	else
 		out->reason = xasprintf("no baseline: none of the %zu first-parent ancestors uploaded with the run has a run",
 					head->nancestors);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which run a commit is compared with (SPEC 4.1, CodSpeed's rules):
  *
  * - pull request: the merge commit's first parent when it has a run (for a

@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-server: stores uploaded reports, answers the JSON API and serves the
  * web dashboard.
  *
- *   bm-server [--db FILE] serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]
- *                               [--merge-rows N] [--web DIR]
- *   bm-server [--db FILE] project create NAME
- *   bm-server [--db FILE] token create PROJECT [--admin]
+ *   bm-server [--db DB] serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL]
+ *                             [--merge-rows N] [--web DIR]
+ *   bm-server [--db DB] project create NAME
+ *   bm-server [--db DB] token create PROJECT [--admin]
+ *   bm-server migrate --from DB --to DB
  *
  * Sub-commands are one table; each is a function taking its arguments. */
 #include "config.h"
@@ -28,18 +30,26 @@
 #define DEFAULT_DB "bm.db"
 #define DEFAULT_LISTEN "127.0.0.1:8080"
 #define DEFAULT_MAX_BODY (32u << 20)
+#define DEFAULT_MAX_BENCHMARKS 20000
+#define DEFAULT_PER_ADDRESS 64
+#define DEFAULT_REQUEST_SECONDS 120
 
 static const char usage_text[] =
-	"usage: bm-server [--db FILE] COMMAND\n"
+	"usage: bm-server [--db DB] COMMAND\n"
 	"\n"
-	"  serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--public-url URL] [--merge-rows N]\n"
-	"        [--web DIR]           serve the API and the dashboard (default " DEFAULT_LISTEN "; port 0: any\n"
+	"  serve [--listen HOST:PORT] [--threads N] [--max-body BYTES] [--max-benchmarks N]\n"
+	"        [--per-address N] [--request-timeout SECONDS] [--public-url URL] [--merge-rows N] [--web DIR]\n"
+	"                              serve the API and the dashboard (default " DEFAULT_LISTEN "; port 0: any\n"
 	"                              free port; the dashboard's files from DIR, default " BM_WEB_DIR ")\n"
 	"  project create NAME         create a project; prints its upload token\n"
 	"  token create PROJECT [--admin]\n"
 	"                              another upload (or admin) token for PROJECT\n"
+	"  migrate --from DB --to DB   copy a SQLite database into a new, empty PostgreSQL one\n"
 	"\n"
-	"  --db FILE   the SQLite database (default " DEFAULT_DB ", created when missing)\n"
+	"  --db DB     the database: a SQLite file (PATH or sqlite:PATH, created when missing;\n"
+	"              default $BM_DB, else " DEFAULT_DB ") or a PostgreSQL one (postgresql://USER@HOST/NAME\n"
+	"              or any libpq connection string; passwords from PGPASSWORD, ~/.pgpass or a\n"
+	"              service file)\n"
 	"Tokens are shown once; the server keeps only their hash.\n";
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -60,10 +70,18 @@ static int usage_error(const char *msg)
 	return 2;
 }
 
-static struct store *open_store(const char *db)
+/* An option getopt refused: unknown, or missing its value. */
+static int bad_option(const char *command, const char *arg)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s: unknown option, or one missing its value: '%s'", command, arg);
+	return usage_error(msg);
+}
+
+static struct store *open_store(const char *db, const struct store_options *o)
 {
 	char *err = NULL;
-	struct store *st = store_open(db, &err);
+	struct store *st = store_open(db, o, &err);
 	if (!st) {
 		fail("%s", err);
 		free(err);
@@ -92,12 +110,27 @@ static int parse_listen(const char *spec, char **host, unsigned *port)
 	return 0;
 }
 
+/* A whole decimal number from min to max in arg: 0 and *out, or -1. */
+static int in_range(const char *arg, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int cmd_serve(const char *db, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, 'l'},
 		{"threads", required_argument, NULL, 't'},
 		{"max-body", required_argument, NULL, 'm'},
+		{"max-benchmarks", required_argument, NULL, 'b'},
+		{"per-address", required_argument, NULL, 'a'},
+		{"request-timeout", required_argument, NULL, 'T'},
 		{"public-url", required_argument, NULL, 'u'},
 		{"merge-rows", required_argument, NULL, 'r'},
 		{"web", required_argument, NULL, 'w'},
@@ -107,28 +140,46 @@ static int cmd_serve(const char *db, int argc, char **argv)
 	/* Uploads wait on the disk more than on the CPU: more of them in
 	 * flight share each commit (bench/server.sh: 4 threads per core beat 2). */
 	long threads = sysconf(_SC_NPROCESSORS_ONLN) * 4;
-	struct server srv = {.max_body = DEFAULT_MAX_BODY, .web_dir = BM_WEB_DIR};
+	struct server srv = {.max_body = DEFAULT_MAX_BODY, .max_benchmarks = DEFAULT_MAX_BENCHMARKS,
+			     .per_address = DEFAULT_PER_ADDRESS, .request_seconds = DEFAULT_REQUEST_SECONDS,
+			     .web_dir = BM_WEB_DIR};
 	long merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	int opt;
 	char *end;
+	long v;
 	optind = 1;
+	opterr = 0; /* (bad_option says it, as bm-server) */
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			listen = optarg;
 			break;
 		case 't':
-			threads = strtol(optarg, &end, 10);
-			if (*end || threads < 1 || threads > 1024)
+			if (in_range(optarg, 1, 1024, &threads))
 				return fail("--threads needs a number from 1 to 1024, not '%s'", optarg);
 			break;
 		case 'm': {
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (*end || optarg[0] == '-' || v < 1024 || v > (1ull << 32))
+			unsigned long long bytes = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || bytes < 1024 || bytes > (1ull << 32))
 				return fail("--max-body needs bytes from 1024 to 4294967296, not '%s'", optarg);
-			srv.max_body = (size_t)v;
+			srv.max_body = (size_t)bytes;
 			break;
 		}
+		case 'b':
+			if (in_range(optarg, 1, 1000000, &v))
+				return fail("--max-benchmarks needs a number from 1 to 1000000, not '%s'", optarg);
+			srv.max_benchmarks = (size_t)v;
+			break;
+		case 'a':
+			if (in_range(optarg, 0, 4096, &v))
+				return fail("--per-address needs a number from 0 (no limit) to 4096, not '%s'", optarg);
+			srv.per_address = (unsigned)v;
+			break;
+		case 'T':
+			if (in_range(optarg, 1, 3600, &v))
+				return fail("--request-timeout needs seconds from 1 to 3600, not '%s'", optarg);
+			srv.request_seconds = (unsigned)v;
+			break;
 		case 'u':
 			srv.public_url = optarg;
 			break;
@@ -136,12 +187,11 @@ static int cmd_serve(const char *db, int argc, char **argv)
 			srv.web_dir = optarg;
 			break;
 		case 'r':
-			merge_rows = strtol(optarg, &end, 10);
-			if (*end || optarg == end || merge_rows < 0 || merge_rows > 1000000)
+			if (in_range(optarg, 0, 1000000, &merge_rows))
 				return fail("--merge-rows needs a number from 0 to 1000000, not '%s'", optarg);
 			break;
 		default:
-			return usage_error("bad option to serve");
+			return bad_option("serve", argv[optind - 1]);
 		}
 	}
 	if (optind != argc)
@@ -162,11 +212,11 @@ static int cmd_serve(const char *db, int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (!(srv.store = open_store(db))) {
+	struct store_options so = {.merge_rows = (size_t)merge_rows};
+	if (!(srv.store = open_store(db, &so))) {
 		free(host);
 		return 2;
 	}
-	store_set_merge_rows(srv.store, (size_t)merge_rows);
 	char *err = NULL;
 	struct http_daemon *d = http_start(&srv, host, port, (unsigned)threads, &bound, &err);
 	if (!d) {
@@ -176,8 +226,10 @@ static int cmd_serve(const char *db, int argc, char **argv)
 		free(host);
 		return 2;
 	}
-	printf("bm-server: serving http://%s%s%s:%u/ (database %s)\n", strchr(host, ':') ? "[" : "", host,
-	       strchr(host, ':') ? "]" : "", bound, db);
+	char *where = store_display(db);
+	printf("bm-server: serving http://%s%s%s:%u/ (%s)\n", strchr(host, ':') ? "[" : "", host,
+	       strchr(host, ':') ? "]" : "", bound, where);
+	free(where);
 	if (!web_present(srv.web_dir))
 		fprintf(stderr, "bm-server: warning: no dashboard in '%s' (no index.html): serving the API only; "
 				"give --web DIR or install bm\n", srv.web_dir);
@@ -223,7 +275,7 @@ static int cmd_project(const char *db, int argc, char **argv)
 	const char *name = argv[2];
 	if (!check_name(name))
 		return fail("project names are 1 to 255 bytes of UTF-8, not '%s'", name);
-	struct store *st = open_store(db);
+	struct store *st = open_store(db, NULL);
 	if (!st)
 		return 2;
 	char *err = NULL;
@@ -248,7 +300,7 @@ static int cmd_token(const char *db, int argc, char **argv)
 	int admin = argc == 4 && !strcmp(argv[3], "--admin");
 	if ((argc != 3 && !admin) || strcmp(argv[1], "create"))
 		return usage_error("usage: token create PROJECT [--admin]");
-	struct store *st = open_store(db);
+	struct store *st = open_store(db, NULL);
 	if (!st)
 		return 2;
 	char *err = NULL;
@@ -268,6 +320,44 @@ static int cmd_token(const char *db, int argc, char **argv)
 	return rc;
 }
 
+/* ---- migrate ---- */
+
+static int cmd_migrate(const char *db, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"from", required_argument, NULL, 'f'},
+		{"to", required_argument, NULL, 't'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *from = NULL, *to = NULL;
+	int opt;
+	(void)db;
+	optind = 1;
+	opterr = 0; /* (bad_option says it, as bm-server) */
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'f')
+			from = optarg;
+		else if (opt == 't')
+			to = optarg;
+		else
+			return bad_option("migrate", argv[optind - 1]);
+	}
+	if (!from || !to || optind != argc)
+		return usage_error("usage: migrate --from sqlite:FILE --to postgresql://...");
+	char *err = NULL, *src = store_display(from), *dst = store_display(to);
+	int rc = 0;
+	if (store_migrate(from, to, isatty(STDERR_FILENO), &err)) {
+		fail("%s", err);
+		rc = 2;
+	} else {
+		printf("bm-server: copied %s into %s\n", src, dst);
+	}
+	free(err);
+	free(src);
+	free(dst);
+	return rc;
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(const char *db, int argc, char **argv);
@@ -275,12 +365,17 @@ static const struct command {
 	{"serve", cmd_serve},
 	{"project", cmd_project},
 	{"token", cmd_token},
+	{"migrate", cmd_migrate},
 };
 
 int main(int argc, char **argv)
 {
-	const char *db = DEFAULT_DB;
+	const char *db = getenv("BM_DB") && *getenv("BM_DB") ? getenv("BM_DB") : DEFAULT_DB;
 	int i = 1;
+	/* Past a file size limit (ulimit -f) a write fails with EFBIG, which
+	 * the database reports like a full disk, instead of killing the
+	 * server with every request in flight. */
+	signal(SIGXFSZ, SIG_IGN);
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
 			db = argv[++i];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A commit compared with its baseline, acknowledgements applied: see
  * commit_report.h. */
 #include "config.h"
@@ -6,8 +7,39 @@
 
 #include "xalloc.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* At most this many commit reports are built at once; the others wait.
+ * A report of the most benchmarks an upload may hold takes a few tens of
+ * MB while it is built and written, so this is what bounds the memory of
+ * many parallel reads of large reports (docs/bm-server.md). */
+#define REPORTS_AT_ONCE 4
+/* After a report this large, freed memory goes back to the system. */
+#define LARGE_REPORT_ROWS 5000
+
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_free = PTHREAD_COND_INITIALIZER;
+static int building;
+
+static void gate_enter(void)
+{
+	pthread_mutex_lock(&gate_lock);
+	while (building >= REPORTS_AT_ONCE)
+		pthread_cond_wait(&gate_free, &gate_lock);
+	building++;
+	pthread_mutex_unlock(&gate_lock);
+}
+
+static void gate_leave(void)
+{
+	pthread_mutex_lock(&gate_lock);
+	building--;
+	pthread_cond_signal(&gate_free);
+	pthread_mutex_unlock(&gate_lock);
+}
 
 /* Impacts are deterministic, but a baseline that moved may give the same
  * regression a last-bit difference. */
@@ -44,11 +76,19 @@ static size_t mark_acknowledged(struct commit_report *r)
 		const struct store_ack *a = row->has_impact ? commit_report_ack(r, row->id) : NULL;
 		if (!a || !ack_covers(a, row->impact))
 			continue;
-		for (size_t j = 0; j < r->nh; j++)
-			if (r->h[j].id == row->id) {
-				r->h[j].acknowledged = 1;
-				marked++;
-			}
+		/* r->h is sorted by id, as the store gives them. */
+		size_t lo = 0, hi = r->nh;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (strcmp(r->h[mid].id, row->id) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < r->nh && !strcmp(r->h[j].id, row->id); j++) {
+			r->h[j].acknowledged = 1;
+			marked++;
+		}
 	}
 	return marked;
 }
@@ -56,7 +96,9 @@ static size_t mark_acknowledged(struct commit_report *r)
 int commit_report_build(struct commit_report *r, struct store *st, int64_t project, struct store_run *head,
 			double t, char **err)
 {
+	gate_enter();
 	memset(r, 0, sizeof *r);
+	r->gated = 1;
 	r->head = *head;
 	memset(head, 0, sizeof *head);
 	if (store_commit_results(st, project, &r->head, &r->hres, &r->nh, err) ||
@@ -80,6 +122,7 @@ int commit_report_build(struct commit_report *r, struct store *st, int64_t proje
 
 void commit_report_release(struct commit_report *r)
 {
+	int gated = r->gated, large = r->nh + r->nb > LARGE_REPORT_ROWS;
 	comparison_release(&r->cmp);
 	free(r->h);
 	free(r->b);
@@ -89,4 +132,8 @@ void commit_report_release(struct commit_report *r)
 	baseline_release(&r->base);
 	store_run_release(&r->head);
 	memset(r, 0, sizeof *r);
+	if (large)
+		malloc_trim(0);
+	if (gated)
+		gate_leave();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One commit's run compared with its baseline, with the acknowledgements
  * that apply to it: what the commit report, the projects summary and
  * acknowledging a regression all read, built in one place.
@@ -22,10 +23,12 @@ struct commit_report {
 	size_t nacks;
 	struct comparison cmp;  /* with every covered regression acknowledged */
 	struct result *h, *b;   /* what cmp's rows borrow from */
+	int gated;              /* holds one of the builds at once */
 };
 
-/* Compares head (r takes it over) with its baseline at threshold t.
- * Returns 0, or -1 with *err (r is then released). */
+/* Compares head (r takes it over) with its baseline at threshold t; waits
+ * while as many others are being built as the server allows at once
+ * (until their release).  Returns 0, or -1 with *err (r is then released). */
 int commit_report_build(struct commit_report *r, struct store *st, int64_t project, struct store_run *head,
 			double t, char **err);
 void commit_report_release(struct commit_report *r);

@@ -1,23 +1,34 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTTP layer: see http.h. */
 #include "config.h"
 
 #include "http.h"
 
 #include "error.h"
+#include "http_watch.h"
+#include "utf8.h"
 #include "web.h"
 #include "xalloc.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
 #include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct http_daemon {
 	struct MHD_Daemon *mhd;
 	struct server *srv;
+	struct http_watch *watch;
+	int in_flight; /* requests begun and not completed (atomic) */
 };
 
 /* What one request holds between libmicrohttpd's calls. */
@@ -27,7 +38,6 @@ struct call {
 	const struct route *route;
 	char *body;
 	size_t size, alloc;
-	int too_large;
 	int web; /* a page or a file of the dashboard, not the API */
 	char **owned; /* strings handed out by http_query and friends */
 	size_t nowned, owned_alloc;
@@ -128,6 +138,41 @@ const char *http_query(struct request *req, const char *key)
 	return v ? own(c, v) : NULL;
 }
 
+int http_query_int(struct request *req, struct response *res, const char *key, long long min, long long max,
+		   long long *out)
+{
+	const char *v = http_query(req, key);
+	if (!v)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	/* Digits only: no sign, no space, nothing empty; never clamped. */
+	if (*v < '0' || *v > '9' || *end || errno || x < min || x > max) {
+		http_error(res, 400, "%s: expected an integer from %lld to %lld, not '%s'", key, min, max, v);
+		return -1;
+	}
+	*out = x;
+	return 1;
+}
+
+int http_query_real(struct request *req, struct response *res, const char *key, double min, double max,
+		    double *out)
+{
+	const char *v = http_query(req, key);
+	if (!v)
+		return 0;
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (end == v || *end || errno || !isfinite(x) || x < min || x > max) {
+		http_error(res, 400, "%s: expected a number from %g to %g, not '%s'", key, min, max, v);
+		return -1;
+	}
+	*out = x;
+	return 1;
+}
+
 const char *http_header(struct request *req, const char *name)
 {
 	struct call *c = req->internal;
@@ -143,6 +188,11 @@ const char *http_base_url(struct request *req)
 }
 
 /* ---- answering ---- */
+
+/* Set while the server drains at shutdown: every answer closes its
+ * connection, so that a keep-alive client's next request finds the server
+ * gone rather than a connection cut under it. */
+static int draining;
 
 static enum MHD_Result send_response(struct MHD_Connection *conn, struct response *res)
 {
@@ -168,6 +218,8 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct respons
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	if (res->status == 401)
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+	if (__atomic_load_n(&draining, __ATOMIC_SEQ_CST))
+		MHD_add_response_header(r, "Connection", "close");
 	enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
 	MHD_destroy_response(r);
 	response_clear(res);
@@ -224,6 +276,58 @@ static int path_matches(const char *path, struct request *req)
 
 static const char projects_prefix[] = "api/v1/projects/*";
 
+/* Every query parameter of an API request, checked here once so that
+ * handlers can trust http_query: escapes that decode, no NUL, and valid
+ * UTF-8 (a parameter may be quoted back in JSON, which holds nothing
+ * else).  The first mistake answers res with a 400 naming the parameter. */
+static enum MHD_Result check_query_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct response *res = cls;
+	char *k = decode(key, 1), *v = value ? decode(value, 1) : xstrdup("");
+	(void)kind;
+	if (!k || !utf8_valid(k, strlen(k)))
+		http_error(res, 400, "a query parameter's name has a bad percent-escape, an encoded NUL or invalid UTF-8");
+	else if (!v)
+		http_error(res, 400, "%s: the query parameter has a bad percent-escape or an encoded NUL", k);
+	else if (!utf8_valid(v, strlen(v)))
+		http_error(res, 400, "%s: the query parameter is not valid UTF-8", k);
+	free(k);
+	free(v);
+	return res->body ? MHD_NO : MHD_YES;
+}
+
+static int check_query(struct call *c, struct response *res)
+{
+	MHD_get_connection_values(c->conn, MHD_GET_ARGUMENT_KIND, check_query_arg, res);
+	return res->body != NULL;
+}
+
+static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	(void)kind, (void)value;
+	*(int *)cls += !strcasecmp(key, "Content-Length");
+	return MHD_YES;
+}
+
+/* How long the body is must be beyond doubt: a proxy in front of us and
+ * we could otherwise split one stream into different requests (request
+ * smuggling, RFC 9112 6.3).  Any second Content-Length, even an equal
+ * one, and a Content-Length beside a Transfer-Encoding are a 400; then
+ * the announced size against the limit. */
+static int check_length(struct call *c, struct response *res)
+{
+	int n = 0;
+	MHD_get_connection_values(c->conn, MHD_HEADER_KIND, count_length, &n);
+	const char *length = http_header(&c->req, "Content-Length");
+	if (n > 1)
+		http_error(res, 400, "Content-Length: given %d times (send it once)", n);
+	else if (length && http_header(&c->req, "Transfer-Encoding"))
+		http_error(res, 400, "Content-Length: not allowed with Transfer-Encoding (send one of them)");
+	else if (length && strtoull(length, NULL, 10) > c->req.server->max_body)
+		http_error(res, 413, "the body is over the limit of %zu bytes", c->req.server->max_body);
+	return res->body != NULL;
+}
+
 /* Routing, the project, the token and the announced size: everything
  * decided before the body arrives.  Returns 1 with res filled when the
  * request is answered already. */
@@ -260,6 +364,8 @@ static int begin(struct call *c, const char *url, const char *method, struct res
 			http_error(res, 404, "no such API path");
 		return 1;
 	}
+	if (check_length(c, res) || check_query(c, res))
+		return 1;
 	if (!strncmp(c->route->path, projects_prefix, sizeof projects_prefix - 1)) {
 		req->project_name = req->param[0];
 		int found = store_project_get(req->server->store, req->project_name, &req->project, &err);
@@ -289,11 +395,6 @@ static int begin(struct call *c, const char *url, const char *method, struct res
 	}
 	if (c->route->needs > req->access) {
 		http_error(res, 403, "this needs an admin token (bm-server token create PROJECT --admin)");
-		return 1;
-	}
-	const char *length = http_header(req, "Content-Length");
-	if (length && strtoull(length, NULL, 10) > req->server->max_body) {
-		http_error(res, 413, "the body is over the limit of %zu bytes", req->server->max_body);
 		return 1;
 	}
 	return 0;
@@ -348,6 +449,29 @@ static int decode_body(struct call *c, struct response *res)
 	return 0;
 }
 
+/* A chunked body announces no size, and libmicrohttpd (0.9) lets us
+ * answer only before a body or after all of it: the moment a body passes
+ * the limit, the 413 is written to the socket here and the connection
+ * dropped, the rest unread (a client could otherwise make us read
+ * gigabytes for nothing).  libmicrohttpd logs the drop as "Application
+ * reported internal error". */
+static enum MHD_Result refuse_rest(struct MHD_Connection *conn, size_t limit)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	char *body = xasprintf("{\"error\":\"the body is over the limit of %zu bytes\"}\n", limit);
+	char *text = xasprintf("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json; charset=utf-8\r\n"
+			       "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n"
+			       "Content-Length: %zu\r\n\r\n%s",
+			       strlen(body), body);
+	/* A few hundred bytes on a socket that has sent nothing yet: the
+	 * send buffer takes them whole. */
+	if (ci && send(ci->connect_fd, text, strlen(text), MSG_NOSIGNAL) >= 0)
+		shutdown(ci->connect_fd, SHUT_WR);
+	free(body);
+	free(text);
+	return MHD_NO;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				  const char *version, const char *data, size_t *data_size, void **con_cls)
 {
@@ -357,6 +481,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	(void)version;
 	if (!c) {
 		c = xcalloc(1, sizeof *c);
+		__atomic_add_fetch(&d->in_flight, 1, __ATOMIC_SEQ_CST);
 		c->conn = conn;
 		c->req.server = d->srv;
 		c->req.internal = c;
@@ -367,22 +492,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (*data_size) {
-		if (!c->too_large && c->size + *data_size > d->srv->max_body) {
-			c->too_large = 1;
-			free(c->body);
-			c->body = NULL;
-		}
-		if (!c->too_large) {
-			xgrow(&c->body, &c->alloc, c->size + *data_size + 1, 1);
-			memcpy(c->body + c->size, data, *data_size);
-			c->size += *data_size;
-		}
+		if (c->size + *data_size > d->srv->max_body)
+			return refuse_rest(conn, d->srv->max_body);
+		xgrow(&c->body, &c->alloc, c->size + *data_size + 1, 1);
+		memcpy(c->body + c->size, data, *data_size);
+		c->size += *data_size;
 		*data_size = 0;
 		return MHD_YES;
-	}
-	if (c->too_large) {
-		http_error(&res, 413, "the body is over the limit of %zu bytes", d->srv->max_body);
-		return send_response(conn, &res);
 	}
 	if (decode_body(c, &res))
 		return send_response(conn, &res);
@@ -397,10 +513,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
+	struct http_daemon *d = cls;
 	struct call *c = *con_cls;
-	(void)cls, (void)conn, (void)toe;
+	(void)toe;
+	http_watch_answered(d->watch, conn);
 	if (!c)
 		return;
+	__atomic_sub_fetch(&d->in_flight, 1, __ATOMIC_SEQ_CST);
 	for (size_t i = 0; i < c->req.nsegments; i++)
 		free(c->req.segments[i]);
 	free(c->req.segments);
@@ -434,7 +553,8 @@ struct http_daemon *http_start(struct server *srv, const char *host, unsigned po
 	struct sockaddr_storage ss = {0};
 	struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+	/* (MHD_USE_ITC: so that http_stop can stop accepting first.) */
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG | MHD_USE_ITC;
 	if (inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
 		in4->sin_family = AF_INET;
 		in4->sin_port = htons((uint16_t)port);
@@ -448,14 +568,26 @@ struct http_daemon *http_start(struct server *srv, const char *host, unsigned po
 	}
 	struct http_daemon *d = xcalloc(1, sizeof *d);
 	d->srv = srv;
+	d->watch = http_watch_start(srv->request_seconds);
+	if (!d->watch) {
+		bm_error(err, "cannot start the thread that watches connections");
+		free(d);
+		return NULL;
+	}
+	/* Idle connections close after HTTP_IDLE_SECONDS; one address holds
+	 * at most srv->per_address (0: no limit, behind a proxy); every
+	 * request is answered or cut within srv->request_seconds. */
 	d->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, d, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, d,
-				  MHD_OPTION_SOCK_ADDR, &ss,
-				  MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 60u,
-				  MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_UNESCAPE_CALLBACK,
-				  unescape_none, d, MHD_OPTION_END);
+				  MHD_OPTION_SOCK_ADDR, &ss, MHD_OPTION_THREAD_POOL_SIZE, threads,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS,
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, srv->per_address, MHD_OPTION_LISTEN_BACKLOG_SIZE,
+				  1024u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_NOTIFY_CONNECTION,
+				  http_watch_notify, d->watch, MHD_OPTION_UNESCAPE_CALLBACK, unescape_none, d,
+				  MHD_OPTION_END);
 	if (!d->mhd) {
 		bm_error(err, "cannot listen on %s port %u (in use, or not an address of this machine?)", host, port);
+		http_watch_stop(d->watch);
 		free(d);
 		return NULL;
 	}
@@ -468,15 +600,36 @@ void http_stop(struct http_daemon *d)
 {
 	if (!d)
 		return;
+	/* Drain: no new connection; the requests in flight (an upload being
+	 * committed) finish and are answered, and so do those of connections
+	 * accepted in the last HTTP_DRAIN_GRACE seconds (or answered then:
+	 * keep-alive), whose request may still be on its way, for at most
+	 * HTTP_DRAIN_SECONDS.  Connections idle for longer are not waited for. */
+	__atomic_store_n(&draining, 1, __ATOMIC_SEQ_CST);
+	MHD_socket listen = MHD_quiesce_daemon(d->mhd);
+	if (listen != MHD_INVALID_SOCKET)
+		close(listen);
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < HTTP_DRAIN_SECONDS * 100; i++) {
+		double youngest = http_watch_youngest(d->watch);
+		if (__atomic_load_n(&d->in_flight, __ATOMIC_SEQ_CST) == 0 &&
+		    (youngest < 0 || youngest >= HTTP_DRAIN_GRACE))
+			break;
+		nanosleep(&tick, NULL);
+	}
 	MHD_stop_daemon(d->mhd);
+	http_watch_stop(d->watch);
 	free(d);
 }
 
 int http_param_id(struct request *req, struct response *res, int i, const char *what, long long *id)
 {
 	char *end;
-	*id = strtoll(req->param[i], &end, 10);
-	if (*end || end == req->param[i] || *id <= 0) {
+	const char *p = req->param[i];
+	errno = 0;
+	*id = strtoll(p, &end, 10);
+	/* Digits only, and never clamped: 99999999999999999999 is no id. */
+	if (*p < '0' || *p > '9' || *end || errno || *id <= 0) {
 		http_error(res, 400, "expected %s id, not '%s'", what, req->param[i]);
 		return -1;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-server's HTTP layer on libmicrohttpd: a thread pool, request bodies
  * gathered under a size limit (and gunzipped), the path split into
  * percent-decoded segments, routing through one table, the project and
@@ -17,6 +18,9 @@
 struct server {
 	struct store *store;
 	size_t max_body;  /* bytes, after decompression too */
+	size_t max_benchmarks; /* per uploaded report */
+	unsigned per_address;  /* connections one client address may hold; 0: no limit */
+	unsigned request_seconds; /* the longest a request may take, read and answered */
 	char *public_url; /* base of report_url, or NULL: from the Host header */
 	const char *web_dir; /* the dashboard's files (web.h) */
 };
@@ -68,11 +72,22 @@ void http_json_text(struct response *res, unsigned status, char *text, size_t le
 json_t *http_body_json(struct request *req, struct response *res);
 
 /* The positive integer in path parameter i (such as a token's id) in
- * *id; or -1 with res answered 400 "expected WHAT id, not '...'". */
+ * *id: decimal digits of a value up to 2^63 - 1; or -1 with res
+ * answered 400 "expected WHAT id, not '...'" (never clamped). */
 int http_param_id(struct request *req, struct response *res, int i, const char *what, long long *id);
 
-/* The query parameter key, percent-decoded (owned by the request), or NULL. */
+/* The query parameter key, percent-decoded (owned by the request), or NULL.
+ * Every parameter was checked before the handler ran (escapes, no NUL,
+ * valid UTF-8; a 400 naming it otherwise), so a value is valid text. */
 const char *http_query(struct request *req, const char *key);
+/* The query parameter key as an integer from min to max in *out (decimal
+ * digits only), or as a number from min to max: 1; 0 when it is absent
+ * (*out unchanged); -1 with res answered 400 "KEY: expected ..." when it
+ * is empty, not a number or out of range (never clamped). */
+int http_query_int(struct request *req, struct response *res, const char *key, long long min, long long max,
+		   long long *out);
+int http_query_real(struct request *req, struct response *res, const char *key, double min, double max,
+		    double *out);
 /* The request header name, or NULL. */
 const char *http_header(struct request *req, const char *name);
 /* The base URL the client reached us at ("http://host:port"), for links;
@@ -84,7 +99,14 @@ struct http_daemon;
  * threads; *port_out is the port bound. */
 struct http_daemon *http_start(struct server *srv, const char *host, unsigned port, unsigned threads,
 			       unsigned *port_out, char **err);
-/* Stops accepting, finishes the requests in flight, frees d. */
+/* Stops accepting, finishes the requests in flight (waiting at most
+ * HTTP_DRAIN_SECONDS for them), frees d. */
+#define HTTP_DRAIN_SECONDS 30
+#define HTTP_DRAIN_GRACE 1.0
+/* A connection with nothing sent or received for this long is closed. */
+#define HTTP_IDLE_SECONDS 30
+/* Connections at once, all clients together. */
+#define HTTP_MAX_CONNECTIONS 4096
 void http_stop(struct http_daemon *d);
 
 #endif

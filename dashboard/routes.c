@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every API path, in one table (http.c matches them in order). */
 #include "config.h"
 

@@ -1,16 +1,21 @@
+/* SPDX-License-Identifier: MIT */
 /* The server's storage: projects, tokens, runs and their results.
  *
  * This header is the whole contract between bm-server's analysis and its
- * database; store_sqlite.c implements it on SQLite (one file, WAL mode,
- * versioned migrations).  A PostgreSQL backend implements the same
- * functions and nothing above this header changes.
+ * database.  store.c implements it once, with what does not depend on
+ * the database (group commit, caches of what never changes, the rules a
+ * backend must not decide), over a backend's table of SQL functions
+ * (store_backend.h): SQLite (store_sqlite*.c: one file, WAL mode) or
+ * PostgreSQL (store_pg*.c), both with versioned migrations.
  *
  * Conventions: functions that look something up return 1 when found, 0
  * when not, -1 with *err set on a database error.  Others return 0 or -1.
  * Strings passed in are borrowed; strings and arrays handed out belong to
- * the caller (free them with the matching _release).  A struct store is
- * safe to use from many threads at once: each call borrows a connection
- * from a pool, and writes are serialised. */
+ * the caller (free them with the matching _release or _free).  A struct
+ * store is safe to use from many threads at once: each call borrows a
+ * connection from a pool, and one process's writes are serialised.
+ * Several processes may share one PostgreSQL database: nothing that can
+ * change is cached. */
 #ifndef BM_STORE_H
 #define BM_STORE_H
 
@@ -22,17 +27,31 @@
 
 struct store;
 
-/* Opens (creating and migrating if needed) the database at path. */
-struct store *store_open(const char *path, char **err);
+struct store_options {
+	/* SQLite: how many uploaded results gather (durably, read like the
+	 * others) before one transaction files them into the series they
+	 * belong to: fewer, larger merges write less.  0 files them with
+	 * every upload.  Other backends ignore it. */
+	size_t merge_rows;
+};
+#define STORE_DEFAULT_MERGE_ROWS 5000
+
+/* Opens (creating and migrating if needed) the database db names: a
+ * PostgreSQL connection URI (postgresql://, postgres://) or key=value
+ * connection string, or a SQLite file (a path, or sqlite:PATH).  o may be
+ * NULL (defaults).  *err never shows a password. */
+struct store *store_open(const char *db, const struct store_options *o, char **err);
 /* Closes every connection; NULL is a no-op. */
 void store_free(struct store *st);
-
-/* How many uploaded results gather (durably, read like the others) before
- * one transaction files them into the series they belong to: fewer, larger
- * merges write less.  0 files them with every upload.  Set it before the
- * store is shared between threads. */
-#define STORE_DEFAULT_MERGE_ROWS 5000
-void store_set_merge_rows(struct store *st, size_t rows);
+/* The database db names, for messages (newly allocated): never its
+ * password. */
+char *store_display(const char *db);
+/* Copies every project, token, run, result, profile, acknowledgement
+ * and setting of database from into database to, which must be empty:
+ * all or nothing, the counts checked.  progress: show it on stderr. */
+int store_migrate(const char *from, const char *to, int progress, char **err);
+/* The backend's name ("sqlite", "postgresql"). */
+const char *store_backend_name(const struct store *st);
 
 /* ---- projects, settings and tokens ---- */
 
@@ -113,8 +132,11 @@ int store_commit_run_like(struct store *st, int64_t project, const char *sha, co
 int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
 			  const char *platform, struct store_run *run, char **err);
 /* The ids of the benchmarks with a result on branch (pushes and pull
- * requests alike), sorted, as a JSON array (a new reference). */
-int store_benchmark_ids(struct store *st, int64_t project, const char *branch, json_t **out, char **err);
+ * requests alike), sorted (strcmp order), in *ids (free with
+ * store_strings_free). */
+int store_benchmark_ids(struct store *st, int64_t project, const char *branch, char ***ids, size_t *n,
+			char **err);
+void store_strings_free(char **strings, size_t n);
 /* The run with the given run_id: 1 found, 0 none, -1 error. */
 int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err);
 /* The (branch, model, platform) series of a project's pushes, each with
@@ -189,14 +211,28 @@ void store_points_free(struct store_point *points, size_t n);
 
 /* ---- what the pages list ---- */
 
-/* [{"name", "runs", "benchmarks", "latest_upload"}] (a new reference). */
-int store_projects(struct store *st, json_t **out, char **err);
-/* [{"name", "runs", "latest": {"sha", "timestamp", "run_id"}}] newest first. */
-int store_branches(struct store *st, int64_t project, json_t **out, char **err);
+/* Every project, by name: its runs, benchmarks and latest upload. */
+struct store_project_row {
+	char *name;
+	int64_t runs, benchmarks;
+	int has_latest;
+	int64_t latest_upload; /* Unix seconds */
+};
+int store_projects(struct store *st, struct store_project_row **rows, size_t *n, char **err);
+void store_project_rows_free(struct store_project_row *rows, size_t n);
+/* A project's branches with pushes, latest commit first: each one's runs
+ * and the run of its latest commit (by committer time, the first
+ * uploaded of equals). */
+struct store_branch_row {
+	char *name, *sha, *run_id;
+	int64_t runs, timestamp;
+};
+int store_branches(struct store *st, int64_t project, struct store_branch_row **rows, size_t *n, char **err);
+void store_branch_rows_free(struct store_branch_row *rows, size_t n);
 /* The profile and system-call breakdown a run stored for benchmark id:
- * {"profile": ..., "syscalls": ...} (a new reference); 0 when the run or
- * benchmark is not there. */
-int store_profile(struct store *st, int64_t project, const char *run_id, const char *id, json_t **out,
+ * {"profile": ..., "syscalls": ...} as JSON text in *json (its length in
+ * *len; the caller frees it); 0 when the run or benchmark is not there. */
+int store_profile(struct store *st, int64_t project, const char *run_id, const char *id, char **json, size_t *len,
 		  char **err);
 
 /* ---- acknowledgements (SPEC 4.1) ---- */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tokens: see token.h.  Randomness and SHA-256 come from GnuTLS, which
  * libmicrohttpd already brings. */
 #include "config.h"

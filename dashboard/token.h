@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Upload and admin tokens: 32 random bytes shown once as "bm_" and 64 hex
  * digits; only their SHA-256 is stored.  A token carries 256 bits of
  * entropy, so a fast hash is enough (no salt or stretching needed: there

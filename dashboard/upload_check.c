@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Upload checks: see upload_check.h. */
 #include "config.h"
 
@@ -14,6 +15,15 @@
 
 #define MAX_ANCESTORS 1000
 #define MAX_NAME UPLOAD_MAX_NAME
+
+/* Whether day d exists in month m (1 to 12) of year y: timegm would
+ * read 2026-02-30 as March 2 without a word. */
+static int day_exists(int y, int m, int d)
+{
+	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d >= 1 && d <= days[m - 1] + (m == 2 && leap);
+}
 
 /* Seconds since the epoch of an RFC 3339 time ("2026-11-22T10:00:00Z",
  * "2026-11-22T11:00:00.5+01:00"); -1 when it is not one. */
@@ -44,8 +54,8 @@ static int parse_rfc3339(const char *s, int64_t *out)
 	} else {
 		return -1;
 	}
-	if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
-	    tm.tm_min > 59 || tm.tm_sec > 60)
+	if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || !day_exists(tm.tm_year, tm.tm_mon, tm.tm_mday) ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
 		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
@@ -137,9 +147,12 @@ int upload_check(struct bm_report *r, int64_t *commit_time, char **err)
 		return bm_error(err, "context.pr.base_branch: missing (the branch the pull request merges into)");
 	if (r->nbenchmarks == 0)
 		return bm_error(err, "benchmarks: empty");
-	for (size_t i = 0; i < r->nbenchmarks; i++)
+	for (size_t i = 0; i < r->nbenchmarks; i++) {
+		if (strlen(r->benchmarks[i].id) > UPLOAD_MAX_ID)
+			return bm_error(err, "benchmarks[%zu].id: longer than %d bytes", i, UPLOAD_MAX_ID);
 		if (check_metrics(&r->benchmarks[i], i, err))
 			return -1;
+	}
 	char **ids = xcalloc(r->nbenchmarks, sizeof *ids);
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		ids[i] = r->benchmarks[i].id;

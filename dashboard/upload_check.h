@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What bm-server needs of an uploaded report beyond its schema: where the
  * run sits in the project's history.  Kept apart from the HTTP handler so
  * that it can be fuzzed. */
@@ -11,12 +12,17 @@
 /* The longest branch, metric name or metric unit an upload may carry,
  * in bytes. */
 #define UPLOAD_MAX_NAME 1024
+/* The longest benchmark id, in bytes: its history's URL, percent-encoded
+ * (up to three bytes a byte), stays far below what servers and proxies
+ * take (libmicrohttpd answers 414 past about 32 KB with the headers). */
+#define UPLOAD_MAX_ID 512
 
 /* Checks a report that report_from_json accepted: a run_id of 1 to 128
  * bytes, a model id, a branch, a hexadecimal commit SHA with an RFC 3339
  * committer time (returned in *commit_time, seconds since the epoch), at
  * most 1,000 hexadecimal ancestors, a complete pull request if any, and
- * at least one benchmark, none twice, and an imported benchmark's metrics
+ * at least one benchmark, none twice and no id over UPLOAD_MAX_ID bytes,
+ * and an imported benchmark's metrics
  * with names and units of at most UPLOAD_MAX_NAME bytes, none twice.  SHAs
  * are lower-cased in place.
  * Returns 0, or -1 with *err naming the field. */

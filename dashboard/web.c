@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Serving the dashboard's files: see web.h. */
 #include "config.h"
 
@@ -89,6 +90,20 @@ static char *file_path(const char *dir, char *const *segments, size_t n)
 	return path;
 }
 
+/* The message of a 404 for /static/...: the request's own path, rebuilt
+ * from its segments (never from a file path, which may be dir alone). */
+static char *no_such_file(char *const *segments, size_t n)
+{
+	size_t len = sizeof "no such file: \n";
+	for (size_t i = 0; i < n; i++)
+		len += strlen(segments[i]) + 1;
+	char *text = xmalloc(len), *p = text + sprintf(text, "no such file: ");
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "/%s", segments[i]);
+	sprintf(p, "\n");
+	return text;
+}
+
 enum MHD_Result web_serve(struct MHD_Connection *conn, const char *dir, char *const *segments, size_t n)
 {
 	int is_static = n > 0 && !strcmp(segments[0], "static");
@@ -103,7 +118,7 @@ enum MHD_Result web_serve(struct MHD_Connection *conn, const char *dir, char *co
 	}
 	if (fd < 0) {
 		enum MHD_Result ok =
-			not_found(conn, is_static ? xasprintf("no such file: /%s\n", path ? path + strlen(dir) + 1 : "")
+			not_found(conn, is_static ? no_such_file(segments, n)
 						  : xasprintf("the dashboard's files are not in '%s': install bm (make "
 							      "install) or start the server with --web DIR\n",
 							      dir));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The web dashboard's files, served by bm-server beside the API.
  *
  *   /static/PATH          the file DIR/PATH (scripts, styles, vendor/)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writing a file and reading it back in 4 KiB blocks: most of the time
  * goes to system calls, which bm reports apart from speed. */
 #include <bm.h>

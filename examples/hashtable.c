@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An open-addressing hash table of string keys: insert every key, then
  * look each one up, with linear or quadratic probing. */
 #include <bm.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing lines of comma-separated numbers, with strtol and with a
  * hand-written scanner. */
 #include <bm.h>

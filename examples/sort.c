@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sorting integers three ways: the C library's qsort, an LSD radix sort,
  * and an insertion sort whose range is time-bounded (it is quadratic: once
  * one size takes over a millisecond the larger ones are skipped). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-run: runs benchmark programs under Valgrind's callgrind, under fixed
  * conditions, and reports deterministic cycles, time and speed.
  *
@@ -8,8 +9,10 @@
 
 #include "atomic_file.h"
 #include "benchmark.h"
+#include "dirs.h"
 #include "elfinfo.h"
 #include "launcher.h"
+#include "libraries.h"
 #include "log.h"
 #include "manifest.h"
 #include "model.h"
@@ -35,6 +38,8 @@ struct options {
 	const char *output;
 	char **globs; /* --bench */
 	size_t nglobs;
+	char **filters; /* --filter, passed to libbm programs */
+	size_t nfilters;
 	const char *name;
 	int whole;
 	int parallel;
@@ -42,11 +47,23 @@ struct options {
 	char **env;
 	size_t nenv;
 	double timeout_s;
-	int verify, quiet, with_profile, warm;
+	int verify, quiet, verbose, with_profile, print_command;
+	int warm, warm_given; /* --warm (default) or --cold; given: said on the command line */
+	enum engine engine;
 	const char *keep_dir;
 };
 
 static const struct bm_model *model = &model_v1;
+
+/* bm's own tool where it was built (configure --disable-engine leaves it
+ * out, and callgrind counts). */
+#ifdef BM_ENGINE_BUILT
+#define DEFAULT_ENGINE ENGINE_BM
+#define DEFAULT_ENGINE_NAME "bm"
+#else
+#define DEFAULT_ENGINE ENGINE_CALLGRIND
+#define DEFAULT_ENGINE_NAME "callgrind"
+#endif
 
 static void usage(FILE *out)
 {
@@ -54,8 +71,8 @@ static void usage(FILE *out)
 		"usage: bm-run [OPTIONS] -- PROGRAM [ARGS...]\n"
 		"       bm-run [OPTIONS] --manifest FILE\n"
 		"\n"
-		"Runs PROGRAM once under Valgrind's callgrind with pinned caches, a fixed\n"
-		"environment and a fixed CPU-feature baseline, and reports for each\n"
+		"Runs PROGRAM once under Valgrind (bm's own engine, or callgrind) with\n"
+		"pinned caches, a fixed environment and a fixed CPU, and reports for each\n"
 		"benchmark its cycles (%s), estimated time and speed at %.1f GHz, and\n"
 		"apart from them its system calls.  The same binary gives the same numbers\n"
 		"on every run and host.\n"
@@ -65,6 +82,8 @@ static void usage(FILE *out)
 		"benchmark over all its calls; otherwise the whole process is one.\n"
 		"\n"
 		"  -o, --output FILE   write the bm-report/1 report to FILE\n"
+		"      --filter GLOB   run only the libbm benchmarks whose ids match GLOB\n"
+		"                      (repeatable; the same as the program's --filter)\n"
 		"      --bench GLOB    symbol mode: functions matching GLOB (repeatable)\n"
 		"      --name NAME     the benchmark's name in whole-process mode\n"
 		"      --whole         whole-process mode even for a PROGRAM that links libbm\n"
@@ -73,11 +92,19 @@ static void usage(FILE *out)
 		"      --env K=V       add K=V to the program's environment (repeatable)\n"
 		"      --timeout SECONDS  fail a benchmark that runs longer (default: none)\n"
 		"      --verify        run everything twice; fail on any difference\n"
-		"      --warm          measure each libbm benchmark after an unmeasured first\n"
-		"                      run, on warm simulated caches (default: cold)\n"
-		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind)\n"
+		"      --cold          measure each libbm benchmark on cold simulated caches\n"
+		"      --warm          measure it after an unmeasured first run, on the caches\n"
+		"                      that run left (the default)\n"
+		"      --engine NAME   count with bm (bm's own Valgrind tool: callgrind's events\n"
+		"                      and call graph, 3-4x faster, on a fixed virtual CPU) or\n"
+		"                      callgrind; default " DEFAULT_ENGINE_NAME ", or BM_ENGINE\n"
+		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind;\n"
+		"                      made if missing)\n"
+		"      --print-command print the Valgrind command line of each program, with\n"
+		"                      its environment, and run nothing\n"
 		"      --no-profile    leave the per-function profiles out of the report\n"
-		"  -q, --quiet         print nothing but errors\n"
+		"  -q, --quiet         no progress and no table; errors are still shown\n"
+		"  -v, --verbose       show what each program wrote to standard output\n"
 		"  -h, --help          show this help\n"
 		"      --version       show the version\n"
 		"\n"
@@ -87,10 +114,24 @@ static void usage(FILE *out)
 		model->id, model->frequency_hz / 1e9);
 }
 
+static int parse_engine(const char *name, const char *what, enum engine *engine)
+{
+	if (strcmp(name, "callgrind") == 0) {
+		*engine = ENGINE_CALLGRIND;
+	} else if (strcmp(name, "bm") == 0) {
+		*engine = ENGINE_BM;
+	} else {
+		log_error("%s is callgrind or bm, not '%s'", what, name);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
-	       OPT_WARM, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION };
+	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
+	       OPT_PRINT_COMMAND, OPT_ENGINE };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"bench", required_argument, NULL, OPT_BENCH},
@@ -102,18 +143,26 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"verify", no_argument, NULL, OPT_VERIFY},
 		{"warm", no_argument, NULL, OPT_WARM},
+		{"cold", no_argument, NULL, OPT_COLD},
 		{"keep", required_argument, NULL, OPT_KEEP},
 		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
 		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"filter", required_argument, NULL, OPT_FILTER},
+		{"print-command", no_argument, NULL, OPT_PRINT_COMMAND},
+		{"engine", required_argument, NULL, OPT_ENGINE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	*o = (struct options){.parallel = 1, .with_profile = 1};
+	*o = (struct options){.parallel = 1, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE};
+	const char *engine_env = getenv("BM_ENGINE");
+	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
+		return -1;
 	int c;
 	char *end;
 	/* "+": options end at PROGRAM, whose own options follow it. */
-	while ((c = getopt_long(argc, argv, "+o:j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:j:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -157,7 +206,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->verify = 1;
 			break;
 		case OPT_WARM:
-			o->warm = 1;
+		case OPT_COLD:
+			o->warm = c == OPT_WARM;
+			o->warm_given = 1;
 			break;
 		case OPT_KEEP:
 			o->keep_dir = optarg;
@@ -167,6 +218,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case OPT_FILTER:
+			o->filters = xreallocarray(o->filters, o->nfilters + 1, sizeof *o->filters);
+			o->filters[o->nfilters++] = optarg;
+			break;
+		case OPT_PRINT_COMMAND:
+			o->print_command = 1;
+			break;
+		case OPT_ENGINE:
+			if (parse_engine(optarg, "--engine", &o->engine) < 0)
+				return -1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -196,9 +261,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		log_error("--name is for whole-process mode; symbol mode names benchmarks after functions");
 		return -1;
 	}
-	struct stat st;
-	if (o->keep_dir && (stat(o->keep_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-		log_error("--keep: '%s' is not a directory", o->keep_dir);
+	if (o->nfilters && o->nglobs) {
+		log_error("--filter selects libbm benchmarks; symbol mode (--bench) names functions");
 		return -1;
 	}
 	return 0;
@@ -217,24 +281,23 @@ static struct job *new_job(struct jobs *js)
 	return &js->j[js->n++];
 }
 
-/* The absolute path of program: as given when it has a '/', else found in
- * PATH.  Returns NULL after saying why. */
+/* The absolute path of program, found as execvp finds it: as given when
+ * it has a '/', else the first file in PATH that can run (directories and
+ * files without an execute bit are skipped).  Returns NULL after saying
+ * why: before Valgrind starts, which would only say so in its log. */
 static char *resolve_program(const char *program)
 {
 	char resolved[PATH_MAX];
+	if (!*program) {
+		log_error("the program's name is empty");
+		return NULL;
+	}
 	if (!strchr(program, '/')) {
-		const char *path = getenv("PATH");
-		char *copy = xstrdup(path ? path : "/usr/bin:/bin");
-		for (char *dir = strtok(copy, ":"); dir; dir = strtok(NULL, ":")) {
-			char *candidate = xasprintf("%s/%s", *dir ? dir : ".", program);
-			int found = access(candidate, X_OK) == 0 && realpath(candidate, resolved);
-			free(candidate);
-			if (found) {
-				free(copy);
-				return xstrdup(resolved);
-			}
-		}
-		free(copy);
+		char *found = launcher_search_path(program);
+		int ok = found && realpath(found, resolved);
+		free(found);
+		if (ok)
+			return xstrdup(resolved);
 		log_error("cannot run '%s': not found in PATH", program);
 		return NULL;
 	}
@@ -245,10 +308,104 @@ static char *resolve_program(const char *program)
 	}
 	if (!S_ISREG(st.st_mode) || access(resolved, X_OK) != 0) {
 		log_error("cannot run '%s': %s", program,
-			  S_ISREG(st.st_mode) ? "it is not executable (chmod +x?)" : "it is not a file");
+			  S_ISDIR(st.st_mode)	? "it is a directory"
+			  : S_ISREG(st.st_mode) ? "it is not executable (chmod +x?)"
+						: "it is not a file");
 		return NULL;
 	}
 	return xstrdup(resolved);
+}
+
+/* The libraries program loads, each read with libelf (symbol mode looks
+ * for functions there too); none for a static program. */
+static struct elfinfo *read_libraries(const char *program, const struct elfinfo *elf,
+				      const struct options *o, char ***paths, size_t *n)
+{
+	*n = 0;
+	*paths = NULL;
+	if (!elf->dynamic)
+		return NULL;
+	char *err = NULL, *client[] = {(char *)program, NULL};
+	char **env = sandbox_environment(o->env, o->nenv, client, 1);
+	*paths = libraries_loaded(program, env, n, &err);
+	sandbox_free_environment(env);
+	if (!*paths) {
+		log_warn("%s; looking for functions in '%s' only", err, program);
+		free(err);
+		*n = 0;
+		return NULL;
+	}
+	struct elfinfo *libs = xcalloc(*n ? *n : 1, sizeof *libs);
+	for (size_t i = 0; i < *n; i++)
+		if (elfinfo_read((*paths)[i], &libs[i], &err) < 0) {
+			free(err);
+			err = NULL;
+			memset(&libs[i], 0, sizeof libs[i]);
+		}
+	return libs;
+}
+
+/* Symbol mode: one job that measures every function matching a --bench
+ * GLOB in the program or in a library it loads ("LIB:GLOB": only in the
+ * libraries whose file name starts with LIB).  Returns -1 after saying
+ * why when a GLOB matches nothing. */
+static int plan_symbols(struct jobs *js, const char *program, char *const *argv, size_t argc,
+			const struct options *o, const struct elfinfo *elf)
+{
+	if (!elf->is_elf) {
+		log_error("'%s' is not an ELF file: symbol mode (--bench) reads its function symbols",
+			  program);
+		return -1;
+	}
+	char **paths;
+	size_t nlibs;
+	struct elfinfo *libs = read_libraries(program, elf, o, &paths, &nlibs);
+	struct job *job = NULL;
+	int r = 0;
+	for (size_t g = 0; g < o->nglobs && r == 0; g++) {
+		const char *glob = o->globs[g], *colon = strchr(glob, ':');
+		char *lib = colon && colon != glob && colon[1] != ':' ? xstrndup(glob, (size_t)(colon - glob)) : NULL;
+		if (lib)
+			glob = colon + 1;
+		size_t total = 0;
+		for (size_t l = 0; l <= nlibs; l++) {
+			const struct elfinfo *in = l == 0 ? elf : &libs[l - 1];
+			if ((l == 0 && lib) ||
+			    (l > 0 && lib && strncmp(path_basename(paths[l - 1]), lib, strlen(lib)) != 0))
+				continue;
+			size_t n;
+			const char **fns = elfinfo_match(in, glob, &n);
+			/* One run measures every function (results.c). */
+			if (n && !job) {
+				job = new_job(js);
+				job_init(job, program, argv + 1, argc - 1, MODE_SYMBOLS, NULL, path_basename(program));
+			}
+			for (size_t i = 0; i < n; i++)
+				job_add_symbol(job, fns[i]);
+			free(fns);
+			total += n;
+		}
+		if (total == 0 && lib)
+			log_error("no function of a library of '%s' named '%s*' matches '%s'%s", program, lib, glob,
+				  nlibs ? "" : " (it loads no shared library)");
+		else if (total == 0 && !elf->has_symtab)
+			log_error("'%s' is stripped: it has no symbol table, so no function matches '%s'%s; "
+				  "build it without -s (or do not strip it), or drop --bench to measure the "
+				  "whole process",
+				  program, glob, nlibs ? ", nor does one in the libraries it loads" : "");
+		else if (total == 0)
+			log_error("no function of '%s'%s matches '%s'", program,
+				  nlibs ? " or of the libraries it loads" : "", glob);
+		r = total ? 0 : -1;
+		free(lib);
+	}
+	for (size_t i = 0; i < nlibs; i++) {
+		elfinfo_release(&libs[i]);
+		free(paths[i]);
+	}
+	free(libs);
+	free(paths);
+	return r;
 }
 
 /* Adds the jobs of one command line.  Returns -1 after saying why. */
@@ -268,47 +425,36 @@ static int plan_command(struct jobs *js, char *const *argv, size_t argc, const s
 	}
 	int r = 0;
 	if (o->nglobs) {
-		if (!elf.is_elf) {
-			log_error("'%s' is not an ELF file: symbol mode (--bench) reads its function symbols",
-				  program);
-			r = -1;
-		}
-		for (size_t g = 0; g < o->nglobs && r == 0; g++) {
-			size_t n;
-			const char **fns = elfinfo_match(&elf, o->globs[g], &n);
-			if (n == 0 && !elf.has_symtab)
-				log_error("'%s' is stripped: it has no symbol table, so no function matches "
-					  "'%s'; build it without -s (or do not strip it), or drop --bench to "
-					  "measure the whole process",
-					  program, o->globs[g]);
-			else if (n == 0)
-				log_error("no function of '%s' matches '%s'", program, o->globs[g]);
-			for (size_t i = 0; i < n; i++) {
-				char *id = xasprintf("%s::%s", path_basename(program), fns[i]);
-				job_init(new_job(js), program, argv + 1, argc - 1, MODE_SYMBOL, fns[i], id);
-				free(id);
-			}
-			free(fns);
-			if (n == 0)
-				r = -1;
-		}
+		r = plan_symbols(js, program, argv, argc, o, &elf);
 	} else if (elf.links_libbm && !o->whole) {
-		char **args = xcalloc(argc + 1, sizeof *args);
+		/* The program's arguments, then --filter GLOB... and --warm. */
+		size_t nargs = argc - 1;
+		char **args = xcalloc(argc + 2 * o->nfilters + 1, sizeof *args);
 		memcpy(args, argv + 1, (argc - 1) * sizeof *args);
+		for (size_t i = 0; i < o->nfilters; i++) {
+			args[nargs++] = "--filter";
+			args[nargs++] = o->filters[i];
+		}
 		if (o->warm)
-			args[argc - 1] = "--warm";
+			args[nargs++] = "--warm";
 		if (o->name) {
 			log_error("'%s' links libbm: its benchmarks name themselves; add --whole to measure "
 				  "the whole process as '%s'",
 				  program, o->name);
 			r = -1;
 		} else {
-			job_init(new_job(js), program, args, argc - 1 + (o->warm != 0), MODE_HARNESS, NULL,
-				 NULL);
+			job_init(new_job(js), program, args, nargs, MODE_HARNESS, NULL, NULL);
 		}
 		free(args);
-	} else if (o->warm) {
-		log_error("--warm needs a program that links libbm; '%s' does not", program);
+	} else if (o->nfilters) {
+		log_error("--filter selects the benchmarks of a program that links libbm; '%s' does not "
+			  "(--bench GLOB measures its functions)",
+			  program);
+		r = -1;
+	} else if (o->warm_given) {
+		log_error("--%s needs a program that links libbm; '%s' does not (symbol and "
+			  "whole-process mode measure the program as it runs)",
+			  o->warm ? "warm" : "cold", program);
 		r = -1;
 	} else {
 		job_init(new_job(js), program, argv + 1, argc - 1, MODE_WHOLE, NULL,
@@ -356,20 +502,30 @@ static void copy_jobs(struct jobs *dst, const struct jobs *src)
 	memset(dst, 0, sizeof *dst);
 	for (size_t i = 0; i < src->n; i++) {
 		const struct job *s = &src->j[i];
-		job_init(new_job(dst), s->program, s->args, s->nargs, s->mode, s->symbol, s->name);
+		if (s->followup)
+			continue; /* planned again after the first run */
+		struct job *d = new_job(dst);
+		job_init(d, s->program, s->args, s->nargs, s->mode, s->symbol, s->name);
+		for (size_t k = 0; k < s->nsymbols; k++)
+			job_add_symbol(d, s->symbols[k]);
 	}
 }
 
 /* ---- the report ---- */
 
 static void fill_report(struct bm_report *r, const char *valgrind_version, const struct jobs *js,
-			const struct elfinfo *elf, int warm)
+			const struct elfinfo *elf, int warm, enum engine engine)
 {
 	r->tool_name = xstrdup("bm-run");
 	r->tool_version = xstrdup(PACKAGE_VERSION);
 	r->valgrind = xstrdup(valgrind_version);
+	r->engine = xstrdup(engine == ENGINE_BM ? "bm" : "callgrind");
 	benchmark_fill_model(&r->model, model, NULL);
 	r->model.cpu_features = xstrdup(sandbox_glibc_tunables);
+	/* The bm engine's fixed virtual CPU (simulator/engine/instrument.c);
+	 * under callgrind the guest sees a CPU derived from the host's. */
+	if (engine == ENGINE_BM)
+		r->model.cpu = xstrdup(LAUNCHER_FIXED_CPU);
 	r->model.warm_caches = warm;
 	r->context.compiler = elf->compiler ? xstrdup(elf->compiler) : NULL;
 	r->context.os = platform_os();
@@ -436,11 +592,83 @@ static int verify(const struct bm_report *first, const struct bm_report *second)
 
 /* ---- main ---- */
 
+/* --keep DIR: made if missing, then a file made in it and removed, so that
+ * a directory that takes no files (read-only, /proc) fails now rather than
+ * in a warning after the run. */
+static int check_keep_dir(const char *dir)
+{
+	char *err = NULL;
+	if (dirs_make(dir, 0777, &err) < 0) {
+		log_error("--keep: %s", err);
+		free(err);
+		return -1;
+	}
+	char *probe = xasprintf("%s/.bm-run.XXXXXX", dir);
+	int fd = mkstemp(probe);
+	if (fd < 0) {
+		log_error("--keep: cannot write in '%s': %s", dir, strerror(errno));
+	} else {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	return fd < 0 ? -1 : 0;
+}
+
+/* Checks every path bm-run will write (--keep DIR, -o FILE, which is
+ * opened now and written at the end) before anything runs. */
+static int open_outputs(const struct options *o, struct atomic_file **out)
+{
+	char *err = NULL;
+	if (o->keep_dir && check_keep_dir(o->keep_dir) < 0)
+		return -1;
+	if (o->output && !(*out = atomic_file_open(o->output, &err))) {
+		log_error("%s", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Says which programs refused their arguments (a --filter that matches
+ * nothing, an option libbm does not know): a usage error of bm-run's,
+ * after which nothing is written.  Returns how many. */
+static size_t usage_errors(const struct jobs *js)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < js->n; i++)
+		if (js->j[i].usage_error) {
+			log_error("%s", js->j[i].usage_error);
+			n++;
+		}
+	return n;
+}
+
 static int run_once(struct jobs *js, const struct runner_options *ro, struct bm_report *r,
 		    const struct options *o, size_t *failed)
 {
 	char *err = NULL;
+	size_t planned = js->n;
 	if (runner_run(js->j, js->n, ro, &err) < 0) {
+		log_error("%s", err);
+		free(err);
+		return -1;
+	}
+	/* Symbol mode: the functions that need a run of their own. */
+	for (size_t i = 0; i < planned; i++) {
+		const char **fns;
+		size_t n = results_followups(&js->j[i], model, o->with_profile, &fns);
+		for (size_t k = 0; k < n; k++) {
+			struct job *f = new_job(js);
+			const struct job *of = &js->j[i];
+			char *id = xasprintf("%s::%s", of->name, fns[k]);
+			job_init(f, of->program, of->args, of->nargs, MODE_SYMBOL, fns[k], id);
+			f->followup = 1;
+			free(id);
+		}
+		free(fns);
+	}
+	if (js->n > planned && runner_run(js->j + planned, js->n - planned, ro, &err) < 0) {
 		log_error("%s", err);
 		free(err);
 		return -1;
@@ -461,37 +689,66 @@ int main(int argc, char **argv)
 	struct elfinfo elf = {0};
 	struct bm_report report;
 	struct atomic_file *out = NULL;
-	char *err = NULL, *valgrind = NULL, *version = NULL;
+	char *err = NULL, *valgrind = NULL, *version = NULL, *engine_dir = NULL, *engine_env = NULL;
 	int status = 2;
-	log_set_progname(argv[0]);
+	log_take_progname(argv);
 	report_init(&report);
 	if (parse_options(argc, argv, &o) < 0)
+		goto done;
+	/* Fail on an unwritable output now, before any work, not after
+	 * minutes of Valgrind (--print-command writes nothing). */
+	if (!o.print_command && open_outputs(&o, &out) < 0)
 		goto done;
 	if (!(valgrind = launcher_find_valgrind(&err)) ||
 	    !(version = launcher_valgrind_version(valgrind, &err))) {
 		log_error("%s", err);
 		goto done;
 	}
+	/* Valgrind finds bm's tool through VALGRIND_LIB, which the program
+	 * sees too.  Callgrind runs with the same VALGRIND_LIB wherever the
+	 * tool is installed (its directory links callgrind's), so that a
+	 * program sees one environment whichever engine counts. */
+	if (!(engine_dir = launcher_engine_dir(version, &err)) && o.engine == ENGINE_BM) {
+		log_error("%s", err);
+		goto done;
+	}
+	free(err);
+	err = NULL;
+	if (engine_dir) {
+		o.env = xreallocarray(o.env, o.nenv + 1, sizeof *o.env);
+		o.env[o.nenv++] = engine_env = xasprintf("VALGRIND_LIB=%s", engine_dir);
+	}
 	if (plan_jobs(&js, argc, argv, &o, &elf) < 0)
 		goto done;
-	/* Fail on an unwritable output now, not after minutes of Valgrind. */
-	if (o.output && !(out = atomic_file_open(o.output, &err))) {
-		log_error("%s", err);
+	if (o.print_command) {
+		for (size_t i = 0; i < js.n; i++) {
+			const struct job *j = &js.j[i];
+			launcher_print_command(stdout, valgrind, o.engine, j->mode, j->symbol, j->program, j->args,
+					       j->nargs, o.env, o.nenv);
+		}
+		status = fflush(stdout) == 0 ? 0 : 2;
 		goto done;
 	}
 	struct runner_options ro = {
 		.valgrind = valgrind,
+		.engine = o.engine,
 		.timeout_s = o.timeout_s,
 		.parallel = o.parallel,
 		.env = o.env,
 		.nenv = o.nenv,
 		.progress = !o.quiet && isatty(2),
 		.quiet = o.quiet,
+		.verbose = o.verbose,
 		.model = model,
 	};
 	size_t failed = 0;
-	fill_report(&report, version, &js, &elf, o.warm);
-	if (run_once(&js, &ro, &report, &o, &failed) < 0)
+	/* Only libbm benchmarks are measured warm or cold; the flag says how
+	 * they were, and stays false for a report without any. */
+	int warm = 0;
+	for (size_t i = 0; i < js.n; i++)
+		warm |= o.warm && js.j[i].mode == MODE_HARNESS;
+	fill_report(&report, version, &js, &elf, warm, o.engine);
+	if (run_once(&js, &ro, &report, &o, &failed) < 0 || usage_errors(&js))
 		goto done;
 	if (o.verify) {
 		struct jobs again;
@@ -509,8 +766,15 @@ int main(int argc, char **argv)
 		if (r < 0)
 			goto done;
 	}
-	if (!o.quiet)
-		table_print(stdout, &report, table_use_color(stdout));
+	if (!o.quiet) {
+		int whole = 0;
+		for (size_t i = 0; i < js.n; i++)
+			whole |= js.j[i].mode == MODE_WHOLE;
+		/* With the report on standard output (-o -), the table goes to
+		 * standard error rather than into the JSON. */
+		FILE *t = o.output && atomic_file_is_stdout(o.output) ? stderr : stdout;
+		table_print(t, &report, whole, table_use_color(t));
+	}
 	if (out) {
 		int r = report_write_to(&report, out, &err);
 		out = NULL;
@@ -525,10 +789,13 @@ done:
 	free(err);
 	free(valgrind);
 	free(version);
+	free(engine_dir);
+	free(engine_env);
 	elfinfo_release(&elf);
 	free_jobs(&js);
 	report_release(&report);
 	free(o.globs);
+	free(o.filters);
 	free(o.env);
 	return status;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libbm's private parts: the plan (every combination of every registered
  * benchmark's parameters, in order), the two ways of executing it, and the
  * control channel to bm-run.  Nothing here is installed. */
@@ -30,7 +31,8 @@ struct bm_plan {
 
 struct bm_state {
 	const struct bm_entry *entry;
-	void *data;
+	void *data;   /* from setup */
+	void *shared; /* from setup_once */
 };
 
 /* Builds the plan of the registered benchmarks whose ids match one of the
@@ -46,17 +48,34 @@ void plan_skip_after(struct bm_plan *plan, size_t i, double seconds);
 
 /* Executes setup, run and teardown of e, with run between callgrind's
  * client requests (one dump named after the id); warm: after an
- * unmeasured first run on the same simulated caches.  See measure.c. */
-void measure_under_valgrind(const struct bm_entry *e, int warm);
+ * unmeasured first run on the same simulated caches.  Returns the number
+ * callgrind gave the measured dump in this process (its file is
+ * cg.<pid>.out.N).  See measure.c. */
+unsigned measure_under_valgrind(const struct bm_entry *e, int warm);
 
 /* Runs every entry of the plan from first on under Valgrind, each in a
  * process of its own (see valgrind_run.c). */
 void run_under_valgrind(struct bm_plan *plan, size_t first, int warm);
 
-/* Times e natively; sets the median and the spread (half the
- * interquartile range, relative) of one run in seconds. */
-void measure_natively(const struct bm_entry *e, double min_time_s, double *median_s,
-		      double *spread, unsigned long *runs);
+/* What timing one benchmark natively gave: the median of one run in
+ * seconds, the spread (half the interquartile range, relative to the
+ * median) and how many runs were timed. */
+struct native_result {
+	double median_s, spread;
+	unsigned long runs;
+};
+
+/* Times e natively, with setup_once and teardown_once around it all. */
+void measure_natively(const struct bm_entry *e, double min_time_s, struct native_result *r);
+
+/* The native report, a bm-report/1 of "walltime" metrics, written into b
+ * (see native_report.c): begin, then each benchmark in order (index from
+ * 0; r NULL for a skipped one, with e->skipped), then end. */
+struct json_buf;
+void native_report_begin(struct json_buf *b);
+void native_report_add(struct json_buf *b, size_t index, const struct bm_entry *e,
+		       const struct native_result *r);
+void native_report_end(struct json_buf *b);
 
 /* The control channel to bm-run (fd given by BM_CONTROL); all no-ops
  * without one.  See control.c for the protocol. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The control channel between libbm and bm-run.
  *
  * bm-run starts the benchmark program with BM_CONTROL=3 in its (fixed)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "elfinfo.h"
@@ -146,6 +147,12 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 	}
 	out->is_elf = 1;
 	out->machine = xstrdup(machine_name(eh.e_machine));
+	size_t nph = 0;
+	GElf_Phdr ph;
+	if (elf_getphdrnum(elf, &nph) == 0)
+		for (size_t i = 0; i < nph; i++)
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+				out->dynamic = 1;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;

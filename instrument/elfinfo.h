@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What bm-run reads from a program's ELF file with libelf: whether it links
  * libbm, its function symbols, its build-id and the compiler that built it
  * (from the .comment section). */
@@ -10,6 +11,7 @@ struct elfinfo {
 	int is_elf;
 	int links_libbm;   /* defines bm_main, or needs libbm.so */
 	int has_symtab;    /* a .symtab (not stripped) */
+	int dynamic;       /* has a dynamic loader (PT_INTERP): loads shared libraries */
 	char *build_id;    /* hex, or NULL */
 	char *compiler;    /* the first .comment string ("GCC: (Debian 12.2.0-14) 12.2.0"), or NULL */
 	char *machine;     /* "x86_64", ... */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "launcher.h"
@@ -9,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* The simulation options of bm-model/1: every run passes them, so the
  * host's auto-detected caches never enter a number. */
 static const char *const callgrind_options[] = {
-	"--tool=callgrind",
 	"--cache-sim=yes",
 	"--I1=32768,8,64",
 	"--D1=32768,8,64",
@@ -23,20 +24,32 @@ static const char *const callgrind_options[] = {
 	"--collect-systime=nsec",
 };
 
-static char *search_path(const char *name)
+/* Whether path is what execve can run: a regular file with an execute bit
+ * for us (a directory passes access(X_OK), and execve refuses it). */
+static int runnable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+char *launcher_search_path(const char *name)
 {
 	const char *path = getenv("PATH");
-	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
-	char *found = NULL;
-	for (char *dir = strtok(copy, ":"); dir && !found; dir = strtok(NULL, ":")) {
-		char *candidate = xasprintf("%s/%s", *dir ? dir : ".", name);
-		if (access(candidate, X_OK) == 0)
-			found = candidate;
-		else
-			free(candidate);
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	/* As execvp: each entry in order, an empty one meaning the working
+	 * directory (strtok would skip it). */
+	for (const char *dir = path;; dir++) {
+		size_t len = strcspn(dir, ":");
+		char *candidate = len ? xasprintf("%.*s/%s", (int)len, dir, name)
+				      : xasprintf("./%s", name);
+		if (runnable(candidate))
+			return candidate;
+		free(candidate);
+		dir += len;
+		if (!*dir)
+			return NULL;
 	}
-	free(copy);
-	return found;
 }
 
 char *launcher_find_valgrind(char **err)
@@ -48,11 +61,11 @@ char *launcher_find_valgrind(char **err)
 		bm_error(err, "BM_VALGRIND='%s' is not an executable: %s", env, strerror(errno));
 		return NULL;
 	}
-	char *v = search_path("valgrind.bin");
+	char *v = launcher_search_path("valgrind.bin");
 	if (!v && access("/usr/bin/valgrind.bin", X_OK) == 0)
 		v = xstrdup("/usr/bin/valgrind.bin");
 	if (!v)
-		v = search_path("valgrind");
+		v = launcher_search_path("valgrind");
 	if (!v)
 		bm_error(err, "valgrind not found: install it (apt-get install valgrind) or set BM_VALGRIND");
 	return v;
@@ -93,12 +106,73 @@ char *launcher_valgrind_version(const char *valgrind, char **err)
 	return xstrdup(buf + 9);
 }
 
-char **launcher_argv(const char *valgrind, enum run_mode mode, const char *symbol,
-		     const struct sandbox *sb, char *const *args, size_t nargs)
+/* Whether dir holds bm's tool, and callgrind's beside it for
+ * --toggle-collect. */
+static int engine_in(const char *dir)
+{
+	char *tool = xasprintf("%s/bm-amd64-linux", dir);
+	char *callgrind = xasprintf("%s/callgrind-amd64-linux", dir);
+	int ok = access(tool, X_OK) == 0 && access(callgrind, X_OK) == 0;
+	free(tool);
+	free(callgrind);
+	return ok;
+}
+
+/* BUILD/simulator/engine when this bm-run is BUILD/instrument/bm-run (run
+ * from its build tree, before make install), or NULL. */
+static char *build_tree_engine(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash || slash - exe < 11 || strncmp(slash - 11, "/instrument", 11) != 0)
+		return NULL;
+	slash[-11] = '\0';
+	char *dir = xasprintf("%s/simulator/engine", exe);
+	if (engine_in(dir))
+		return dir;
+	free(dir);
+	return NULL;
+}
+
+char *launcher_engine_dir(const char *version, char **err)
+{
+	const char *env = getenv("BM_ENGINE_DIR");
+	if (!(env && *env)) {
+		char *built = build_tree_engine();
+		if (built && strcmp(version, BM_ENGINE_VALGRIND_VERSION) == 0)
+			return built;
+		free(built);
+	}
+	const char *dir = env && *env ? env : BM_ENGINE_INSTALL_DIR;
+	if (!engine_in(dir)) {
+		bm_error(err, "bm's Valgrind tool is not in '%s'%s: build bm with it (./configure, "
+			 "make, make install) or measure with --engine callgrind",
+			 dir, env && *env ? " (BM_ENGINE_DIR)" : "");
+		return NULL;
+	}
+	if (strcmp(version, BM_ENGINE_VALGRIND_VERSION) != 0) {
+		bm_error(err, "bm's Valgrind tool was built for Valgrind %s, and this is %s: rebuild bm "
+			 "against this Valgrind, or measure with --engine callgrind",
+			 BM_ENGINE_VALGRIND_VERSION, version);
+		return NULL;
+	}
+	return xstrdup(dir);
+}
+
+char **launcher_argv(const char *valgrind, enum engine engine, enum run_mode mode,
+		     const char *symbol, const struct sandbox *sb, char *const *args, size_t nargs)
 {
 	size_t nopts = sizeof callgrind_options / sizeof callgrind_options[0], n = 0;
-	char **argv = xcalloc(nopts + nargs + 10, sizeof *argv);
+	char **argv = xcalloc(nopts + nargs + 11, sizeof *argv);
 	argv[n++] = xstrdup(valgrind);
+	/* A function measured alone (--toggle-collect, for recursion and
+	 * profiles of symbol mode) is callgrind's, in the bm engine's
+	 * environment (its directory links callgrind's tool). */
+	argv[n++] = xstrdup(engine == ENGINE_BM && mode != MODE_SYMBOL ? "--tool=bm" : "--tool=callgrind");
 	for (size_t i = 0; i < nopts; i++)
 		argv[n++] = xstrdup(callgrind_options[i]);
 	switch (mode) {
@@ -110,6 +184,7 @@ char **launcher_argv(const char *valgrind, enum run_mode mode, const char *symbo
 		argv[n++] = xstrdup("--collect-atstart=no");
 		argv[n++] = xasprintf("--toggle-collect=%s", symbol);
 		break;
+	case MODE_SYMBOLS:
 	case MODE_WHOLE:
 		break;
 	}
@@ -127,4 +202,65 @@ void launcher_free_argv(char **argv)
 	for (size_t i = 0; argv && argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+/* s for a POSIX shell: as is when it is plain, else in single quotes. */
+static void print_quoted(FILE *out, const char *s)
+{
+	if (*s && s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:%@")] == '\0') {
+		fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	fputc('\'', out);
+}
+
+void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, enum run_mode mode,
+			    const char *symbol,
+			    const char *program, char *const *args, size_t nargs, char *const *extra_env,
+			    size_t nextra_env)
+{
+	static const char dir[] = "/tmp/bm-run.XXXXXX";
+	struct sandbox sb = {
+		.dir = (char *)dir,
+		.argv0 = xasprintf("%s/p", dir),
+		.outfile = xasprintf("%s/cg.%%p.out", dir),
+		.log = xasprintf("%s/valgrind.log", dir),
+	};
+	char **argv = launcher_argv(valgrind, engine, mode, symbol, &sb, args, nargs);
+	char **client = xcalloc(nargs + 2, sizeof *client);
+	client[0] = sb.argv0;
+	memcpy(client + 1, args, nargs * sizeof *client);
+	char **env = sandbox_environment(extra_env, nextra_env, client, nargs + 1);
+	fprintf(out, "# %s, as bm-run runs it: from a new directory whose name is always as\n"
+		     "# long as %s, holding p, a symbolic link to the program, with its\n"
+		     "# output in files (libbm's control channel, fd 3, is left out here)\n",
+		program, dir);
+	fprintf(out, "mkdir %s && ln -s ", dir);
+	print_quoted(out, program);
+	fprintf(out, " %s/p && cd %s &&\nenv -i", dir, dir);
+	for (size_t i = 0; env[i]; i++) {
+		fputs(" \\\n    ", out);
+		if (strncmp(env[i], "BM_PAD=", 7) == 0)
+			fprintf(out, "BM_PAD=\"$(printf '%%*s' %zu '' | tr ' ' x)\"", strlen(env[i] + 7));
+		else
+			print_quoted(out, env[i]);
+	}
+	for (size_t i = 0; argv[i]; i++) {
+		fputs(i == 0 || i == 1 ? " \\\n    " : " ", out);
+		print_quoted(out, argv[i]);
+	}
+	/* Where its output goes matters: glibc asks what standard output is. */
+	fputs(" \\\n    </dev/null >program.out 2>program.err\n", out);
+	sandbox_free_environment(env);
+	free(client);
+	launcher_free_argv(argv);
+	free(sb.argv0);
+	free(sb.outfile);
+	free(sb.log);
 }

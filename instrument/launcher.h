@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Valgrind: where its real binary is, which version it is, and the
  * command line bm-run gives it in each mode. */
 #ifndef BM_LAUNCHER_H
@@ -6,12 +7,20 @@
 #include "sandbox.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum run_mode {
 	MODE_HARNESS, /* the program links libbm: one dump per benchmark */
 	MODE_SYMBOL,  /* one function's calls, collected with --toggle-collect */
+	MODE_SYMBOLS, /* every function's calls, from one run collecting all */
 	MODE_WHOLE,   /* the whole process */
 };
+
+/* Where execvp would find name (which has no '/'): the first regular
+ * file with an execute bit in PATH (the working directory for an empty
+ * entry; /bin:/usr/bin without PATH), skipping directories and files it
+ * cannot run.  Newly allocated, or NULL when there is none. */
+char *launcher_search_path(const char *name);
 
 /* The real Valgrind binary, newly allocated: $BM_VALGRIND if set, else
  * valgrind.bin (Debian's /usr/bin/valgrind is a shell script that adds
@@ -22,12 +31,38 @@ char *launcher_find_valgrind(char **err);
 /* Valgrind's version ("3.19.0"), newly allocated, or NULL with *err set. */
 char *launcher_valgrind_version(const char *valgrind, char **err);
 
+/* The engines that count: Valgrind's callgrind, or bm's own tool
+ * (simulator/engine: the same events and call graph, on a fixed CPU). */
+enum engine { ENGINE_CALLGRIND, ENGINE_BM };
+
+/* What the bm engine's guest sees of the processor (its cpuid answers). */
+#define LAUNCHER_FIXED_CPU                                                                          \
+	"VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid max leaf 1, SSE2 (no SSE3 or later)"
+
+/* The directory of bm's tool, to be VALGRIND_LIB (newly allocated; it
+ * links callgrind's tool too): $BM_ENGINE_DIR, else the build tree's when
+ * this bm-run is run from its build tree, else where `make install` put
+ * it.  NULL with *err set when the tool is not there or was built for
+ * another Valgrind version than version. */
+char *launcher_engine_dir(const char *version, char **err);
+
 /* The argument vector (NULL-terminated, newly allocated; free with
  * launcher_free_argv) that runs the sandbox's program with args under
- * callgrind: pinned caches, system-call times, output in the sandbox.
- * symbol is the function to collect in MODE_SYMBOL. */
-char **launcher_argv(const char *valgrind, enum run_mode mode, const char *symbol,
-		     const struct sandbox *sb, char *const *args, size_t nargs);
+ * the engine (callgrind, or bm's tool, which takes its options): pinned
+ * caches, system-call times, output in the sandbox.  symbol is the
+ * function to collect in MODE_SYMBOL, which callgrind measures with
+ * either engine (bm's tool has no --toggle-collect). */
+char **launcher_argv(const char *valgrind, enum engine engine, enum run_mode mode,
+		     const char *symbol, const struct sandbox *sb, char *const *args, size_t nargs);
 void launcher_free_argv(char **argv);
+
+/* Prints to out, as a shell command, what runs program with args in mode:
+ * the sandbox's environment (extra_env: --env) and launcher_argv's
+ * command line, with the scratch directory as /tmp/bm-run.XXXXXX (bm-run
+ * --print-command). */
+void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, enum run_mode mode,
+			    const char *symbol,
+			    const char *program, char *const *args, size_t nargs, char *const *extra_env,
+			    size_t nextra_env);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A manifest: a file of command lines for bm-run --manifest, one program
  * and its arguments per line.  Blank lines and lines starting with '#' are
  * ignored; words are split at blanks, with '...' and "..." quoting and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The machine a run happens on, for the report's context. */
 #ifndef BM_PLATFORM_H
 #define BM_PLATFORM_H

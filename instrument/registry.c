@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Registered benchmarks and the plan built from them. */
 #include "bm_internal.h"
 
@@ -74,9 +75,16 @@ static void make_id(char *id, size_t cap, const struct bm_benchmark *b, const si
 		    size_t nparams)
 {
 	size_t len = (size_t)snprintf(id, cap, "%s::%s", b->suite, b->name);
-	for (size_t i = 0; i < nparams && len < cap; i++)
-		len += (size_t)snprintf(id + len, cap - len, "%c%s=%ld", i ? ',' : '[',
-					b->params[i].name, b->params[i].values[index[i]]);
+	for (size_t i = 0; i < nparams && len < cap; i++) {
+		const struct bm_param *p = &b->params[i];
+		char sep = i ? ',' : '[';
+		if (p->strings)
+			len += (size_t)snprintf(id + len, cap - len, "%c%s=%s", sep, p->name,
+						p->strings[index[i]]);
+		else
+			len += (size_t)snprintf(id + len, cap - len, "%c%s=%ld", sep, p->name,
+						p->values[index[i]]);
+	}
 	if (nparams && len < cap)
 		snprintf(id + len, cap - len, "]");
 }
@@ -89,6 +97,52 @@ static int matches(const char *id, char *const *filters, size_t n)
 		if (fnmatch(filters[i], id, 0) == 0)
 			return 1;
 	return 0;
+}
+
+/* A string value is tag text: bm-run's control lines are split at spaces
+ * and the tag at ',', '=' and ']'. */
+static int check_string(const struct bm_benchmark *b, const struct bm_param *p, const char *v)
+{
+	if (!v || !*v) {
+		bm_complain("%s:%d: parameter '%s' of %s::%s has an empty value", b->file, b->line,
+			    p->name, b->suite, b->name);
+		return -1;
+	}
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c <= ' ' || *c == 0x7f || strchr(",=[]", *c)) {
+			bm_complain("%s:%d: value '%s' of parameter '%s' of %s::%s goes into the id: it "
+				    "may not hold white space, control characters, ',', '=', '[' or ']'",
+				    b->file, b->line, v, p->name, b->suite, b->name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Two equal values would give two benchmarks the same id. */
+static int check_unique(const struct bm_benchmark *b, const struct bm_param *p)
+{
+	for (size_t i = 0; i < p->count; i++)
+		for (size_t j = 0; j < i; j++)
+			if (p->strings ? strcmp(p->strings[i], p->strings[j]) == 0
+				       : p->values[i] == p->values[j]) {
+				bm_complain("%s:%d: parameter '%s' of %s::%s has the value at %zu twice", b->file,
+					    b->line, p->name, b->suite, b->name, i + 1);
+				return -1;
+			}
+	return 0;
+}
+
+static int check_param(const struct bm_benchmark *b, const struct bm_param *p)
+{
+	if (!p->count || (!p->values && !p->strings)) {
+		bm_complain("%s:%d: parameter '%s' of %s::%s has no values", b->file, b->line, p->name,
+			    b->suite, b->name);
+		return -1;
+	}
+	for (size_t i = 0; p->strings && i < p->count; i++)
+		if (check_string(b, p, p->strings[i]) < 0)
+			return -1;
+	return check_unique(b, p);
 }
 
 static int check(const struct bm_benchmark *b, size_t nparams)
@@ -104,11 +158,8 @@ static int check(const struct bm_benchmark *b, size_t nparams)
 		return -1;
 	}
 	for (size_t i = 0; i < nparams; i++)
-		if (!b->params[i].count) {
-			bm_complain("%s:%d: parameter '%s' of %s::%s has no values", b->file, b->line,
-				    b->params[i].name, b->suite, b->name);
+		if (check_param(b, &b->params[i]) < 0)
 			return -1;
-		}
 	return 0;
 }
 
@@ -209,15 +260,37 @@ void plan_skip_after(struct bm_plan *plan, size_t i, double seconds)
 	}
 }
 
-long bm_param(const struct bm_state *s, const char *name)
+/* The index of parameter name of s's benchmark, which must be a string
+ * parameter or not; a programming error (exit 2) otherwise. */
+static size_t param_index(const struct bm_state *s, const char *name, int string)
 {
 	const struct bm_entry *e = s->entry;
-	for (size_t i = 0; i < e->nparams; i++)
-		if (strcmp(e->bench->params[i].name, name) == 0)
-			return e->bench->params[i].values[e->index[i]];
+	for (size_t i = 0; i < e->nparams; i++) {
+		const struct bm_param *p = &e->bench->params[i];
+		if (strcmp(p->name, name) != 0)
+			continue;
+		if (!p->strings == !string)
+			return i;
+		bm_complain("%s:%d: benchmark %s reads %s parameter '%s' with %s; use %s", e->bench->file,
+			    e->bench->line, e->id, string ? "integer" : "string", name,
+			    string ? "bm_param_str" : "bm_param", string ? "bm_param" : "bm_param_str");
+		exit(2);
+	}
 	bm_complain("%s:%d: benchmark %s asks for parameter '%s', which it does not declare",
 		    e->bench->file, e->bench->line, e->id, name);
 	exit(2);
+}
+
+long bm_param(const struct bm_state *s, const char *name)
+{
+	size_t i = param_index(s, name, 0);
+	return s->entry->bench->params[i].values[s->entry->index[i]];
+}
+
+const char *bm_param_str(const struct bm_state *s, const char *name)
+{
+	size_t i = param_index(s, name, 1);
+	return s->entry->bench->params[i].strings[s->entry->index[i]];
 }
 
 void bm_set_data(struct bm_state *s, void *data)
@@ -228,6 +301,16 @@ void bm_set_data(struct bm_state *s, void *data)
 void *bm_data(const struct bm_state *s)
 {
 	return s->data;
+}
+
+void bm_set_shared(struct bm_state *s, void *shared)
+{
+	s->shared = shared;
+}
+
+void *bm_shared(const struct bm_state *s)
+{
+	return s->shared;
 }
 
 const char *bm_id(const struct bm_state *s)

@@ -1,11 +1,16 @@
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "results.h"
 
+#include "atomic_file.h"
 #include "benchmark.h"
 #include "log.h"
 #include "path.h"
 #include "profile.h"
+#include "profile_json.h"
+#include "symbol_cost.h"
+#include "syscalls.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -40,24 +45,36 @@ static void fail(struct bm_benchmark *b, enum bm_status status, const char *reas
 	b->reason = xstrdup(reason);
 }
 
-/* Copies a callgrind file to DIR/ID.callgrind (with '/' in ids made '_'). */
+/* Copies a callgrind file to DIR/ID.callgrind (with '/' in ids made '_'),
+ * as every output file is written (lib/atomic_file.h). */
 static void keep(const char *dump, const char *dir, const char *id)
 {
 	char *name = xasprintf("%s/%s.callgrind", dir, id);
 	for (char *c = name + strlen(dir) + 1; *c; c++)
 		if (*c == '/')
 			*c = '_';
-	FILE *in = fopen(dump, "rb"), *out = in ? fopen(name, "wb") : NULL;
-	char buf[65536];
-	size_t n;
-	while (out && (n = fread(buf, 1, sizeof buf, in)) > 0)
-		fwrite(buf, 1, n, out);
-	if (!in || !out || ferror(out))
-		log_warn("cannot keep the callgrind file of '%s' as '%s': %s", id, name, strerror(errno));
+	char *err = NULL;
+	FILE *in = fopen(dump, "rb");
+	struct atomic_file *af = in ? atomic_file_open(name, &err) : NULL;
+	if (!in)
+		err = xasprintf("cannot open '%s': %s", dump, strerror(errno));
+	if (af) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			fwrite(buf, 1, n, atomic_file_stream(af));
+		if (ferror(in)) {
+			atomic_file_abort(af);
+			err = xasprintf("cannot read '%s'", dump);
+		} else {
+			atomic_file_commit(af, &err);
+		}
+	}
+	if (err)
+		log_warn("cannot keep the callgrind file of '%s': %s", id, err);
 	if (in)
 		fclose(in);
-	if (out)
-		fclose(out);
+	free(err);
 	free(name);
 }
 
@@ -85,6 +102,155 @@ static void measured(struct bm_benchmark *b, const struct job *job, const struct
 	free(err);
 }
 
+/* The one dump of a finished single-process job, or NULL after failing b. */
+static struct bm_profile *load_one(struct bm_benchmark *b, const char *dump, const struct bm_model *m)
+{
+	struct bm_profile **parts = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	struct bm_profile *p = NULL;
+	if (profile_load(dump, m, &parts, &n, &err) < 0 || n != 1) {
+		char *why = xasprintf("its callgrind file is unusable: %s",
+				      err ? err : "not exactly one dump in it");
+		fail(b, BM_STATUS_FAILED, why);
+		free(why);
+		for (size_t i = 0; i < n; i++)
+			profile_free(parts[i]);
+	} else {
+		p = parts[0];
+	}
+	free(parts);
+	free(err);
+	return p;
+}
+
+/* The job that measured fn alone (MODE_SYMBOL), if there is one. */
+static const struct job *toggled_job(const struct job *jobs, size_t njobs, const struct job *of,
+				     const char *fn)
+{
+	for (size_t j = 0; j < njobs; j++)
+		if (jobs[j].mode == MODE_SYMBOL && jobs[j].symbol && strcmp(jobs[j].symbol, fn) == 0 &&
+		    strcmp(jobs[j].program, of->program) == 0 && jobs[j].nentries)
+			return &jobs[j];
+	return NULL;
+}
+
+/* The events one run and a toggled run must agree on: the instructions
+ * and cache events (a toggled run's system calls are not to be trusted:
+ * callgrind leaves those made with collection off on the blocks that made
+ * them, and counts them again when collection is on there). */
+static int same_events(const struct bm_events *a, const struct bm_events *b)
+{
+	for (int e = 0; e < BM_EV_COUNT; e++)
+		if (e != BM_EV_SYSCOUNT && e != BM_EV_SYSTIME && e != BM_EV_SYSCPUTIME && a->v[e] != b->v[e])
+			return 0;
+	return 1;
+}
+
+/* b's numbers from the events of the run of every function. */
+static int fill_from_events(struct bm_benchmark *b, const struct bm_events *ev, const struct bm_model *m)
+{
+	char *err = NULL;
+	uint64_t cycles;
+	if (model_cycles(m, ev, &cycles, &err) < 0) {
+		fail(b, BM_STATUS_FAILED, err);
+		free(err);
+		return -1;
+	}
+	b->status = BM_STATUS_OK;
+	b->events = *ev;
+	b->cycles = cycles;
+	b->time_s = model_time_s(m, cycles);
+	b->speed = model_speed(m, cycles);
+	free(b->syscalls.by_function);
+	b->syscalls = (struct bm_syscalls){.count = ev->v[BM_EV_SYSCOUNT],
+					   .wall_ns = ev->v[BM_EV_SYSTIME],
+					   .cpu_ns = ev->v[BM_EV_SYSCPUTIME]};
+	return 0;
+}
+
+/* One function of a MODE_SYMBOLS run: its numbers from the run's profile
+ * (from the function's own toggled run only when it re-enters itself
+ * through other functions), its profile from its own toggled run when it
+ * has one. */
+static void measured_symbol(struct bm_benchmark *b, const struct bm_profile *whole, const char *fn,
+			    const struct job *toggled, const struct bm_model *m, int with_profile)
+{
+	struct symbol_cost cost;
+	if (symbol_cost(whole, fn, &cost) != 0) {
+		fail(b, BM_STATUS_NOT_RUN, "never called");
+		return;
+	}
+	if (toggled && toggled->entries[0].state != ENTRY_DONE) {
+		fail(b, BM_STATUS_FAILED,
+		     toggled->entries[0].reason ? toggled->entries[0].reason : "its own run failed");
+		return;
+	}
+	if (toggled) {
+		struct bm_profile *own = load_one(b, toggled->entries[0].dump, m);
+		if (!own)
+			return;
+		benchmark_fill(b, own, m, with_profile);
+		profile_free(own);
+		if (!cost.recursive && !same_events(&cost.events, &b->events))
+			log_warn("'%s': its own run counted other events than the run of every function "
+				 "(Ir %llu, then %llu)",
+				 b->id, (unsigned long long)cost.events.v[BM_EV_IR],
+				 (unsigned long long)b->events.v[BM_EV_IR]);
+		if (!cost.recursive && fill_from_events(b, &cost.events, m) < 0)
+			return;
+	} else if (fill_from_events(b, &cost.events, m) < 0) {
+		return;
+	}
+	b->calls = cost.calls;
+}
+
+/* Every function of a MODE_SYMBOLS job. */
+static void collect_symbols(struct bm_report *r, const struct job *job, const struct job *jobs,
+			    size_t njobs, const struct bm_model *m, int with_profile, const char *keep_dir)
+{
+	const struct entry *e = &job->entries[0];
+	struct bm_benchmark scratch = {0};
+	struct bm_profile *whole = e->state == ENTRY_DONE ? load_one(&scratch, e->dump, m) : NULL;
+	for (size_t i = 0; i < job->nsymbols; i++) {
+		char *id = xasprintf("%s::%s", job->name, job->symbols[i]);
+		struct bm_benchmark *b = add(r, id);
+		free(id);
+		const struct job *toggled = toggled_job(jobs, njobs, job, job->symbols[i]);
+		if (whole)
+			measured_symbol(b, whole, job->symbols[i], toggled, m, with_profile);
+		else
+			fail(b, BM_STATUS_FAILED, scratch.reason ? scratch.reason : e->reason ? e->reason : "not run");
+		if (keep_dir && b->status == BM_STATUS_OK && toggled)
+			keep(toggled->entries[0].dump, keep_dir, b->id);
+	}
+	if (keep_dir && whole)
+		keep(e->dump, keep_dir, job->name);
+	free(scratch.reason);
+	profile_free(whole);
+}
+
+size_t results_followups(const struct job *job, const struct bm_model *m, int with_profile,
+			 const char ***fns)
+{
+	size_t n = 0;
+	*fns = NULL;
+	if (job->mode != MODE_SYMBOLS || !job->nentries || job->entries[0].state != ENTRY_DONE)
+		return 0;
+	struct bm_benchmark scratch = {0};
+	struct bm_profile *whole = load_one(&scratch, job->entries[0].dump, m);
+	free(scratch.reason);
+	for (size_t i = 0; whole && i < job->nsymbols; i++) {
+		struct symbol_cost cost;
+		if (symbol_cost(whole, job->symbols[i], &cost) == 0 && (with_profile || cost.recursive)) {
+			*fns = xreallocarray(*fns, n + 1, sizeof **fns);
+			(*fns)[n++] = job->symbols[i];
+		}
+	}
+	profile_free(whole);
+	return n;
+}
+
 size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs,
 		       const struct bm_model *m, int with_profile, const char *keep_dir)
 {
@@ -95,6 +261,12 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			struct bm_benchmark *b = add(r, path_basename(job->program));
 			fail(b, BM_STATUS_FAILED,
 			     "the program ran no benchmark (does its main call bm_main, e.g. with BM_MAIN()?)");
+		}
+		if (job->followup)
+			continue; /* reported with its MODE_SYMBOLS job */
+		if (job->mode == MODE_SYMBOLS) {
+			collect_symbols(r, job, jobs, njobs, m, with_profile, keep_dir);
+			continue;
 		}
 		for (size_t i = 0; i < job->nentries; i++) {
 			const struct entry *e = &job->entries[i];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* From finished jobs to report benchmarks. */
 #ifndef BM_RESULTS_H
 #define BM_RESULTS_H
@@ -13,5 +14,14 @@
  * Returns the number of failed benchmarks. */
 size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs,
 		       const struct bm_model *m, int with_profile, const char *keep_dir);
+
+/* Symbol mode: the functions of a finished MODE_SYMBOLS job that need a
+ * run of their own (MODE_SYMBOL, marked followup): every function that was
+ * called when profiles are wanted (a function's own profile needs
+ * --toggle-collect), else only those that re-enter themselves through
+ * other functions (whose cost one run cannot separate).  Returns how many,
+ * in *fns (borrowed names; free the array). */
+size_t results_followups(const struct job *job, const struct bm_model *m, int with_profile,
+			 const char ***fns);
 
 #endif

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /* The event loop that runs jobs; the contract is in runner.h. */
 #include "config.h"
 
 #include "runner.h"
 
 #include "error.h"
-#include "fmt.h"
+#include "keeper.h"
 #include "log.h"
 #include "path.h"
 #include "profile.h"
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,12 +32,16 @@
 /* One running Valgrind process. */
 struct proc {
 	struct job *job;
-	pid_t pid;
+	pid_t pid;   /* the program's first process (Valgrind's) */
+	struct keeper keeper; /* its parent, which ends what it leaves */
 	int control; /* our end of the control socket */
 	char buf[LINE_MAX_LEN];
 	size_t len;
 	double since;          /* when the current benchmark (or the process) started */
 	struct entry *current; /* the benchmark running now (harness mode) */
+	struct entry *unreaped; /* the last benchmark started, until the program
+				 * says its next word: its process may still be
+				 * there (it said "done" before it ended) */
 	int timed_out;         /* the whole process was killed (not harness mode) */
 	int ended;             /* "end" seen */
 };
@@ -68,8 +74,20 @@ void job_init(struct job *job, const char *program, char *const *args, size_t na
 	job->name = name ? xstrdup(name) : NULL;
 }
 
+void job_add_symbol(struct job *job, const char *fn)
+{
+	for (size_t i = 0; i < job->nsymbols; i++)
+		if (strcmp(job->symbols[i], fn) == 0)
+			return;
+	job->symbols = xreallocarray(job->symbols, job->nsymbols + 1, sizeof *job->symbols);
+	job->symbols[job->nsymbols++] = xstrdup(fn);
+}
+
 void job_release(struct job *job)
 {
+	for (size_t i = 0; i < job->nsymbols; i++)
+		free(job->symbols[i]);
+	free(job->symbols);
 	free(job->program);
 	for (size_t i = 0; i < job->nargs; i++)
 		free(job->args[i]);
@@ -83,6 +101,7 @@ void job_release(struct job *job)
 	}
 	free(job->entries);
 	free(job->warning);
+	free(job->usage_error);
 	free(job->resume_after);
 	if (job->sb.dir)
 		sandbox_remove(&job->sb);
@@ -125,9 +144,21 @@ static int has_planned(const struct job *job)
 
 /* ---- starting a process ---- */
 
-static void child(const struct job *job, const struct runner_options *o, char **argv, char **env,
-		  int sock)
+struct child_args {
+	const struct job *job;
+	const struct runner_options *o;
+	char **argv, **env;
+	int sock;
+};
+
+/* Valgrind's process, started by the keeper (sandbox.h). */
+static void child(void *arg)
 {
+	const struct child_args *a = arg;
+	const struct job *job = a->job;
+	const struct runner_options *o = a->o;
+	char **argv = a->argv, **env = a->env;
+	int sock = a->sock;
 	setpgid(0, 0);
 	/* Valgrind places the client itself, but leave nothing to chance. */
 	personality(ADDR_NO_RANDOMIZE);
@@ -135,7 +166,8 @@ static void child(const struct job *job, const struct runner_options *o, char **
 	sock = fcntl(sock, F_DUPFD, 10);
 	int in = open("/dev/null", O_RDONLY);
 	int out = open(job->sb.output, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
+	int errs = open(job->sb.errors, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (in < 0 || out < 0 || errs < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errs, 2) < 0 ||
 	    dup2(sock, CONTROL_FD) < 0)
 		_exit(126);
 	for (int fd = CONTROL_FD + 1; fd < 1024; fd++)
@@ -163,29 +195,30 @@ static int spawn(struct proc *p, struct job *job, const struct runner_options *o
 		args = resumed;
 		nargs += 2;
 	}
-	char **argv = launcher_argv(o->valgrind, job->mode, job->symbol, &job->sb, args, nargs);
-	char **env = sandbox_environment(o->env, o->nenv);
+	char **argv = launcher_argv(o->valgrind, o->engine, job->mode, job->symbol, &job->sb, args, nargs);
+	/* The program's own argv, as Valgrind will give it. */
+	char **client = xcalloc(nargs + 2, sizeof *client);
+	client[0] = job->sb.argv0;
+	memcpy(client + 1, args, nargs * sizeof *client);
+	char **env = sandbox_environment(o->env, o->nenv, client, nargs + 1);
+	free(client);
 	free(resumed);
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
 		bm_error(err, "cannot create a control socket: %s", strerror(errno));
 		goto fail;
 	}
-	pid_t pid = fork();
+	/* dup2 in the child clears close-on-exec on the copy at fd 3. */
+	struct child_args ca = {job, o, argv, env, sv[1]};
+	struct keeper keeper;
+	pid_t pid = keeper_start(&keeper, child, &ca, job->sb.argv0, err);
+	close(sv[1]);
 	if (pid < 0) {
-		bm_error(err, "cannot start Valgrind: %s", strerror(errno));
 		close(sv[0]);
-		close(sv[1]);
 		goto fail;
 	}
-	if (pid == 0) {
-		/* dup2 in the child clears close-on-exec on the copy at fd 3. */
-		child(job, o, argv, env, sv[1]);
-	}
-	close(sv[1]);
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
-	setpgid(pid, pid);
-	*p = (struct proc){.job = job, .pid = pid, .control = sv[0], .since = now()};
+	*p = (struct proc){.job = job, .pid = pid, .keeper = keeper, .control = sv[0], .since = now()};
 	job->processes++;
 	launcher_free_argv(argv);
 	sandbox_free_environment(env);
@@ -197,6 +230,7 @@ fail:
 }
 
 static void show_output(const struct job *job, const char *what, int pid);
+static char *program_text(const char *line, const struct sandbox *sb, const char *program);
 
 /* ---- the control channel ---- */
 
@@ -233,26 +267,72 @@ static char *split(char *s)
 	return rest;
 }
 
+/* "left a process running: sleep 30", or NULL when the keeper killed
+ * nothing.  Newly allocated. */
+static char *left_reason(const struct keeper_end *end, const struct job *job)
+{
+	if (!end->left)
+		return NULL;
+	char *what = program_text(end->what, &job->sb, job->program);
+	char *why = end->left == 1 ? xasprintf("left a process running: %s", what)
+				   : xasprintf("left %d processes running: %s", end->left, what);
+	free(what);
+	return why;
+}
+
+/* The program has reaped the process of p->unreaped: whatever that left
+ * running is now the keeper's, and is killed; a benchmark that was done
+ * fails for it. */
+static void settle(struct proc *p)
+{
+	struct job *job = p->job;
+	struct entry *e = p->unreaped;
+	struct keeper_end end = {0};
+	p->unreaped = NULL;
+	if (job->mode != MODE_HARNESS ||
+	    !keeper_kill_orphans(&p->keeper, (int)p->pid, job->sb.argv0, &end))
+		return;
+	char *why = left_reason(&end, job);
+	if (e->state == ENTRY_DONE) {
+		entry_set(e, ENTRY_FAILED, why);
+		char *what = xasprintf("'%s' %s", e->id, why);
+		log_error("%s", what);
+		free(what);
+	}
+	free(why);
+}
+
 static void handle_line(struct proc *p, char *line, const struct runner_options *o)
 {
 	struct job *job = p->job;
 	char *arg = split(line);
+	/* Any word but "done" (which the benchmark's process says) means the
+	 * program has reaped the process of the benchmark before. */
+	if (strcmp(line, "done") != 0 && p->unreaped)
+		settle(p);
 	if (strcmp(line, "end") == 0)
 		p->ended = 1;
+	/* A libbm program measured by symbol or as a whole process still
+	 * asks for its time-bounded ranges; it waits for an answer. */
+	if (job->mode != MODE_HARNESS && strcmp(line, "ask") == 0)
+		answer_time(p, NULL, o);
 	if (job->mode != MODE_HARNESS || !arg)
 		return;
 	char *rest = split(arg);
 	if (strcmp(line, "plan") == 0) {
 		entry_get(job, arg);
 	} else if (strcmp(line, "start") == 0) {
-		p->current = entry_get(job, arg);
+		p->current = p->unreaped = entry_get(job, arg);
 		p->current->pid = rest ? atoi(rest) : 0;
 		entry_set(p->current, ENTRY_RUNNING, NULL);
 		p->since = now();
 	} else if (strcmp(line, "done") == 0) {
 		struct entry *e = entry_get(job, arg);
 		free(e->dump);
-		e->dump = xasprintf("%s/cg.%d.out.1", job->sb.dir, e->pid);
+		/* "done ID N": the measurement is the process's dump N (a warm
+		 * run's first dump is its warm-up); an older libbm says no N. */
+		int n = rest ? atoi(rest) : 1;
+		e->dump = xasprintf("%s/cg.%d.out.%d", job->sb.dir, e->pid, n > 0 ? n : 1);
 		entry_set(e, ENTRY_DONE, NULL);
 		p->current = NULL;
 		p->since = now();
@@ -261,11 +341,9 @@ static void handle_line(struct proc *p, char *line, const struct runner_options 
 		char *why = e->timed_out ? xasprintf("timed out after %g s", o->timeout_s)
 					 : xstrdup(rest ? rest : "failed");
 		entry_set(e, ENTRY_FAILED, why);
-		if (!o->quiet) {
-			char *what = xasprintf("'%s' %s", e->id, why);
-			show_output(job, what, e->pid);
-			free(what);
-		}
+		char *what = xasprintf("'%s' %s", e->id, why);
+		show_output(job, what, e->pid);
+		free(what);
 		free(why);
 		p->current = NULL;
 		p->since = now();
@@ -297,7 +375,139 @@ static void read_control(struct proc *p, const struct runner_options *o)
 	}
 }
 
+/* ---- what the program said ---- */
+
+/* A line the program or Valgrind wrote, for people: the sandbox's argv[0]
+ * ("/tmp/bm-run.XXXXXX/p", which the loader names in its errors) given as
+ * the program's path, and control characters shown as '?'.  Newly
+ * allocated. */
+static char *program_text(const char *line, const struct sandbox *sb, const char *program)
+{
+	size_t len = strlen(sb->argv0), plen = strlen(program), n = 0;
+	for (const char *c = strstr(line, sb->argv0); c; c = strstr(c + len, sb->argv0))
+		n++;
+	char *out = xmalloc(strlen(line) + n * plen + 1), *o = out;
+	for (const char *c = line; *c;) {
+		if (strncmp(c, sb->argv0, len) == 0) {
+			memcpy(o, program, plen);
+			o += plen;
+			c += len;
+		} else {
+			unsigned char ch = (unsigned char)*c++;
+			*o++ = (ch == '\n' || ch >= 0x20) && ch != 0x7f ? (char)ch : '?';
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The last non-empty line of a file (at most 200 characters), newly
+ * allocated, or NULL. */
+static char *last_line(const char *path, const struct sandbox *sb, const char *program)
+{
+	FILE *in = fopen(path, "r");
+	char buf[512], last[201] = "";
+	while (in && fgets(buf, sizeof buf, in)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (buf[strspn(buf, " \t")]) {
+			buf[sizeof last - 1] = '\0';
+			memcpy(last, buf, strlen(buf) + 1);
+		}
+	}
+	if (in)
+		fclose(in);
+	return *last ? program_text(last, sb, program) : NULL;
+}
+
 /* ---- a process ends ---- */
+
+/* Valgrind's lines that say nothing about a failure: its banner, and the
+ * warnings about the host's caches, which the pinned geometry overrides. */
+static int valgrind_noise(const char *text)
+{
+	static const char *const noise[] = {
+		"Callgrind, a call-graph",  "Copyright (C)",    "Using Valgrind-",
+		"Command: ",                "Parent PID: ",     "For interactive control",
+		"warning: L3 cache found",  "warning: specified LL cache",
+		"warning: simulated LL cache",
+	};
+	while (*text == ' ')
+		text++;
+	if (!*text || *text == '\n')
+		return 1;
+	for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++)
+		if (strncmp(text, noise[i], strlen(noise[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* The last lines of a file, indented, or nothing when it is empty.  With
+ * a pid, only Valgrind's lines about that process ("==PID==", "--PID--")
+ * that say something, and only those before its closing statistics: that
+ * is where a crash's stack trace is. */
+static void show_tail(const char *path, int pid, const char *title, const struct sandbox *sb,
+		      const char *program)
+{
+	FILE *in = fopen(path, "r");
+	char *lines[TAIL_LINES] = {0}, buf[512], mine[2][32];
+	size_t n = 0;
+	snprintf(mine[0], sizeof mine[0], "==%d==", pid);
+	snprintf(mine[1], sizeof mine[1], "--%d--", pid);
+	while (in && fgets(buf, sizeof buf, in)) {
+		if (pid && strncmp(buf, mine[0], strlen(mine[0])) != 0 &&
+		    strncmp(buf, mine[1], strlen(mine[1])) != 0)
+			continue;
+		if (pid && strstr(buf, "Events    :"))
+			break;
+		if (pid && valgrind_noise(buf + strlen(mine[0])))
+			continue;
+		free(lines[n % TAIL_LINES]);
+		lines[n++ % TAIL_LINES] = program_text(buf, sb, program);
+	}
+	if (in)
+		fclose(in);
+	if (n)
+		fprintf(stderr, "  %s%s:\n", n > TAIL_LINES ? "the last lines of " : "", title);
+	for (size_t i = n > TAIL_LINES ? n - TAIL_LINES : 0; i < n; i++) {
+		const char *l = lines[i % TAIL_LINES];
+		fprintf(stderr, "  | %s%s", l, strchr(l, '\n') ? "" : "\n");
+	}
+	for (size_t i = 0; i < TAIL_LINES; i++)
+		free(lines[i]);
+}
+
+/* What the program wrote, then what Valgrind said about process pid. */
+static void show_output(const struct job *job, const char *what, int pid)
+{
+	log_error("%s", what);
+	show_tail(job->sb.output, 0, "its output", &job->sb, job->program);
+	show_tail(job->sb.errors, 0, "its errors", &job->sb, job->program);
+	show_tail(job->sb.log, pid, "Valgrind's log", &job->sb, job->program);
+	char *last = last_line(job->sb.errors, &job->sb, job->program);
+	if (last && strstr(last, "error while loading shared libraries"))
+		fprintf(stderr, "bm-run: the program runs in a fixed environment, without the caller's "
+				"LD_LIBRARY_PATH: link it with -Wl,-rpath,DIR or add --env "
+				"LD_LIBRARY_PATH=DIR\n");
+	free(last);
+}
+
+/* Everything the program wrote to standard output (bm-run -v). */
+static void show_all(const struct job *job)
+{
+	FILE *in = fopen(job->sb.output, "r");
+	char buf[4096];
+	int first = 1;
+	while (in && fgets(buf, sizeof buf, in)) {
+		if (first)
+			fprintf(stderr, "bm-run: the output of '%s':\n", job->program);
+		first = 0;
+		char *l = program_text(buf, &job->sb, job->program);
+		fprintf(stderr, "  | %s%s", l, strchr(l, '\n') ? "" : "\n");
+		free(l);
+	}
+	if (in)
+		fclose(in);
+}
 
 /* Why the process ended badly, or NULL when it exited 0. */
 static char *exit_reason(const struct proc *p, int status, const struct runner_options *o)
@@ -311,50 +521,29 @@ static char *exit_reason(const struct proc *p, int status, const struct runner_o
 	return NULL;
 }
 
-/* Prints the last lines of a file, indented.  With a pid, only Valgrind's
- * lines about that process ("==PID==", "--PID--"), and only those before
- * its closing statistics: that is where a crash's stack trace is. */
-static void show_tail(const char *path, int pid)
+/* reason, then the last line the program wrote to standard error (the
+ * loader's "error while loading shared libraries: ...", a usage error),
+ * which is what says why.  Newly allocated. */
+static char *with_last_error(const struct job *job, const char *reason)
 {
-	FILE *in = fopen(path, "r");
-	char *lines[TAIL_LINES] = {0}, buf[512], mine[2][32];
-	size_t n = 0;
-	snprintf(mine[0], sizeof mine[0], "==%d==", pid);
-	snprintf(mine[1], sizeof mine[1], "--%d--", pid);
-	while (in && fgets(buf, sizeof buf, in)) {
-		if (pid && strncmp(buf, mine[0], strlen(mine[0])) != 0 &&
-		    strncmp(buf, mine[1], strlen(mine[1])) != 0)
-			continue;
-		if (pid && strstr(buf, "Events    :"))
-			break;
-		free(lines[n % TAIL_LINES]);
-		lines[n++ % TAIL_LINES] = xstrdup(buf);
-	}
-	if (in)
-		fclose(in);
-	for (size_t i = n > TAIL_LINES ? n - TAIL_LINES : 0; i < n; i++) {
-		const char *l = lines[i % TAIL_LINES];
-		fprintf(stderr, "  | %s%s", l, strchr(l, '\n') ? "" : "\n");
-	}
-	for (size_t i = 0; i < TAIL_LINES; i++)
-		free(lines[i]);
+	char *last = last_line(job->sb.errors, &job->sb, job->program);
+	char *why = last ? xasprintf("%s: %s", reason, last) : xstrdup(reason);
+	free(last);
+	return why;
 }
 
-/* What the program wrote, then what Valgrind said about process pid. */
-static void show_output(const struct job *job, const char *what, int pid)
-{
-	log_error("%s; the last lines of its output and of Valgrind's log:", what);
-	show_tail(job->sb.output, 0);
-	show_tail(job->sb.log, pid);
-}
-
-/* The dump callgrind wrote at the end of a symbol or whole-process run. */
-static void finish_single(struct proc *p, char *reason)
+/* The dump callgrind wrote at the end of a symbol or whole-process run.
+ * left: the processes the keeper had to kill, which fail it too. */
+static void finish_single(struct proc *p, char *reason, const char *left)
 {
 	struct job *job = p->job;
 	struct entry *e = &job->entries[0];
-	if (reason) {
-		entry_set(e, ENTRY_FAILED, reason);
+	if (reason || left) {
+		char *why = !reason	    ? xstrdup(left)
+			    : p->timed_out ? xstrdup(reason)
+					   : with_last_error(job, reason);
+		entry_set(e, ENTRY_FAILED, why);
+		free(why);
 		return;
 	}
 	free(e->dump);
@@ -362,22 +551,39 @@ static void finish_single(struct proc *p, char *reason)
 	entry_set(e, ENTRY_DONE, NULL);
 }
 
+/* The benchmark to blame for the program's end: the one running, or the
+ * one whose process the program had not reaped yet (it said "done", then
+ * killed the program). */
+static struct entry *blamed(const struct proc *p)
+{
+	return p->current ? p->current : p->unreaped;
+}
+
 /* Returns 1 when the job needs another process (to resume after a
- * benchmark that failed). */
-static int finish_harness(struct proc *p, char *reason)
+ * benchmark that failed).  left: what the keeper had to kill, after a
+ * program that ended well otherwise. */
+static int finish_harness(struct proc *p, char *reason, const char *left)
 {
 	struct job *job = p->job;
-	if (p->current) {
+	struct entry *e = blamed(p);
+	if (e) {
 		char *why = xasprintf("%s while it ran", reason ? reason : "the program stopped");
-		entry_set(p->current, ENTRY_FAILED, why);
+		entry_set(e, ENTRY_FAILED, why);
 		free(why);
 		if (has_planned(job) && job->processes <= (int)job->nentries) {
 			free(job->resume_after);
-			job->resume_after = xstrdup(p->current->id);
+			job->resume_after = xstrdup(e->id);
 			return 1;
 		}
+	} else if (!reason && left) {
+		/* One of its benchmarks, or the program itself: bm-run cannot
+		 * say which started it. */
+		free(job->warning);
+		job->warning = xasprintf("'%s' %s (killed by bm-run)", job->program, left);
 	} else if (reason && job->nentries == 0) {
-		char *why = xasprintf("%s before it ran any benchmark", reason);
+		char *before = xasprintf("%s before it ran any benchmark", reason);
+		char *why = with_last_error(job, before);
+		free(before);
 		entry_set(entry_get(job, path_basename(job->program)), ENTRY_FAILED, why);
 		free(why);
 	} else if (reason && p->ended) {
@@ -391,24 +597,43 @@ static int finish_harness(struct proc *p, char *reason)
 	return 0;
 }
 
-static int finish(struct proc *p, int status, const struct runner_options *o)
+static int finish(struct proc *p, const struct keeper_end *end, const struct runner_options *o)
 {
+	/* The keeper has killed what the program left: all it said is here. */
 	read_control(p, o);
 	close(p->control);
-	kill(-p->pid, SIGKILL); /* a benchmark's process the program left behind */
+	int status = end->status;
 	char *reason = exit_reason(p, status, o);
 	int again = 0;
-	if (reason && !o->quiet) {
-		char *what = p->current ? xasprintf("'%s' %s", p->current->id, reason)
-					: xasprintf("'%s' %s", p->job->program, reason);
-		show_output(p->job, what, (int)p->pid);
+	struct job *job = p->job;
+	if (job->mode == MODE_HARNESS && !blamed(p) && job->nentries == 0 && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 2 && !p->timed_out) {
+		/* libbm's exit status for a usage error (an unknown option, a
+		 * --filter that matches nothing): bm-run's usage error too. */
+		char *last = last_line(job->sb.errors, &job->sb, job->program);
+		const char *text = last ? last : "it refused its arguments";
+		free(job->usage_error);
+		job->usage_error = xasprintf("'%s': %s", path_basename(job->program),
+					     strncmp(text, "bm: ", 4) == 0 ? text + 4 : text);
+		free(last);
+		free(reason);
+		return 0;
+	}
+	char *left = left_reason(end, job);
+	if (reason || (left && job->mode != MODE_HARNESS)) {
+		char *what = blamed(p) ? xasprintf("'%s' %s", blamed(p)->id, reason)
+				       : xasprintf("'%s' %s", job->program, reason ? reason : left);
+		show_output(job, what, (int)p->pid);
 		free(what);
+	} else if (o->verbose) {
+		show_all(job);
 	}
 	if (p->job->mode == MODE_HARNESS)
-		again = finish_harness(p, reason);
+		again = finish_harness(p, reason, left);
 	else
-		finish_single(p, reason);
+		finish_single(p, reason, left);
 	free(reason);
+	free(left);
 	return again;
 }
 
@@ -455,19 +680,31 @@ static void enforce_timeout(struct proc *p)
 
 static void stop_all(struct proc *procs, size_t n)
 {
+	struct keeper_end end;
 	for (size_t i = 0; i < n; i++)
 		kill(-procs[i].pid, SIGKILL);
 	for (size_t i = 0; i < n; i++) {
-		waitpid(procs[i].pid, NULL, 0);
+		keeper_poll(&procs[i].keeper, &end, 1);
 		close(procs[i].control);
 	}
+}
+
+/* Ends what a keeper that died early left (its orphans became bm-run's,
+ * a subreaper too): nothing bm-run started outlives its run. */
+static void sweep_strays(void)
+{
+	struct keeper_end end = {0};
+	keeper_sweep(NULL, &end);
+	if (end.left)
+		log_warn("killed %d process%s left running: %s", end.left, end.left == 1 ? "" : "es",
+			 end.what);
 }
 
 int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, char **err)
 {
 	size_t parallel = o->parallel > 0 ? (size_t)o->parallel : 1;
 	struct proc *procs = xcalloc(parallel, sizeof *procs);
-	struct pollfd *fds = xcalloc(parallel, sizeof *fds);
+	struct pollfd *fds = xcalloc(2 * parallel, sizeof *fds);
 	/* Jobs waiting for a process, as a queue of indices. */
 	size_t *queue = xcalloc(njobs + 1, sizeof *queue), qhead = 0, qlen = 0, nprocs = 0;
 	for (size_t j = 0; j < njobs; j++) {
@@ -479,8 +716,12 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	signal(SIGPIPE, SIG_IGN);
+	/* Orphans of a keeper that died become bm-run's, not init's. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	int r = 0;
-	double last_progress = 0;
+	/* Progress on a terminal, for runs longer than a second. */
+	double started = now(), last_progress = 0;
+	int shown = 0;
 
 	while ((qlen > 0 || nprocs > 0) && !interrupted) {
 		while (qlen > 0 && nprocs < parallel) {
@@ -493,29 +734,32 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 			}
 			nprocs++;
 		}
-		for (size_t i = 0; i < nprocs; i++)
-			fds[i] = (struct pollfd){.fd = procs[i].control, .events = POLLIN};
-		poll(fds, nprocs, 100);
+		for (size_t i = 0; i < nprocs; i++) {
+			fds[2 * i] = (struct pollfd){.fd = procs[i].control, .events = POLLIN};
+			fds[2 * i + 1] = (struct pollfd){.fd = procs[i].keeper.fd, .events = POLLIN};
+		}
+		poll(fds, 2 * nprocs, 100);
 		for (size_t i = 0; i < nprocs;) {
 			struct proc *p = &procs[i];
-			int status;
+			struct keeper_end end;
 			read_control(p, o);
 			if (o->timeout_s > 0 && now() - p->since > o->timeout_s)
 				enforce_timeout(p);
-			if (waitpid(p->pid, &status, WNOHANG) != p->pid) {
+			if (!keeper_poll(&p->keeper, &end, 0)) {
 				i++;
 				continue;
 			}
 			size_t job_index = (size_t)(p->job - jobs);
-			if (finish(p, status, o)) {
+			if (finish(p, &end, o)) {
 				queue[(qhead + qlen) % (njobs + 1)] = job_index;
 				qlen++;
 			}
 			procs[i] = procs[--nprocs];
 		}
-		if (o->progress && now() - last_progress > 0.25) {
+		if (o->progress && now() - started > 1.0 && now() - last_progress > 0.25) {
 			show_progress(procs, nprocs, jobs, njobs);
 			last_progress = now();
+			shown = 1;
 		}
 	}
 	if (interrupted) {
@@ -524,7 +768,8 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 	}
 out:
 	stop_all(procs, nprocs);
-	if (o->progress)
+	sweep_strays();
+	if (shown)
 		fprintf(stderr, "\r\033[K");
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

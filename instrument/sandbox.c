@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sandbox; docs/determinism.md has the measurements behind each part. */
 #include "config.h"
 
@@ -8,9 +9,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* Baseline x86-64 for glibc's ifunc selection: no AVX*, SSSE3/SSE4,
@@ -62,6 +63,7 @@ int sandbox_create(struct sandbox *s, const char *program, char **err)
 	s->outfile = xasprintf("%s/cg.%%p.out", dir);
 	s->log = xasprintf("%s/valgrind.log", dir);
 	s->output = xasprintf("%s/program.out", dir);
+	s->errors = xasprintf("%s/program.err", dir);
 	if (symlink(program, s->argv0) != 0) {
 		int e = errno;
 		sandbox_remove(s);
@@ -91,28 +93,85 @@ void sandbox_remove(struct sandbox *s)
 	free(s->outfile);
 	free(s->log);
 	free(s->output);
+	free(s->errors);
 	memset(s, 0, sizeof *s);
 }
 
-char **sandbox_environment(char *const *extra, size_t nextra)
+/* Bytes that strings take above the stack, with their NULs. */
+static size_t strings_size(char *const *v, size_t n)
+{
+	size_t size = 0;
+	for (size_t i = 0; i < n; i++)
+		size += strlen(v[i]) + 1;
+	return size;
+}
+
+/* The strings of argv and the environment sit above the initial stack, so
+ * their total length moves every address on the stack (and with them the
+ * cache sets a whole-process run touches): the output file name alone moved
+ * a run by 70 cycles.  One more variable fills them up to a fixed total. */
+static char *padding(size_t used)
+{
+	static const char name[] = "BM_PAD=";
+	used += sizeof name;
+	size_t total = (used + SANDBOX_STRINGS_ALIGN - 1) / SANDBOX_STRINGS_ALIGN * SANDBOX_STRINGS_ALIGN;
+	char *pad = xmalloc(total - used + sizeof name);
+	memcpy(pad, name, sizeof name - 1);
+	memset(pad + sizeof name - 1, 'x', total - used);
+	pad[sizeof name - 1 + total - used] = '\0';
+	return pad;
+}
+
+char **sandbox_environment(char *const *extra, size_t nextra, char *const *argv, size_t argc)
 {
 	size_t nfixed = sizeof fixed_environment / sizeof fixed_environment[0], n = 0;
-	char **env = xcalloc(nfixed + nextra + 2, sizeof *env);
+	char **fixed = xcalloc(nfixed + 3, sizeof *fixed);
 	for (size_t i = 0; i < nfixed; i++)
-		env[n++] = xstrdup(fixed_environment[i]);
-	env[n++] = xasprintf("GLIBC_TUNABLES=%s", sandbox_glibc_tunables);
-	/* --env K=V replaces a fixed K, or is added after them. */
+		fixed[n++] = xstrdup(fixed_environment[i]);
+	fixed[n++] = xasprintf("GLIBC_TUNABLES=%s", sandbox_glibc_tunables);
+	/* --env K=V replaces a fixed K in place, or is added (once per K). */
+	char **env = xcalloc(n + nextra + 3, sizeof *env);
+	size_t added = 0;
 	for (size_t i = 0; i < nextra; i++) {
-		size_t key = strcspn(extra[i], "=") + 1, k = 0;
-		while (k < n && strncmp(env[k], extra[i], key) != 0)
+		size_t key = strcspn(extra[i], "=") + 1, k = 0, a = 0;
+		while (k < n && strncmp(fixed[k], extra[i], key) != 0)
 			k++;
-		if (k < n)
-			free(env[k]);
-		else
-			n++;
-		env[k] = xstrdup(extra[i]);
+		while (k == n && a < added && strncmp(env[a], extra[i], key) != 0)
+			a++;
+		char **slot = k < n ? &fixed[k] : &env[a];
+		if (k == n && a == added)
+			added++;
+		free(*slot);
+		*slot = xstrdup(extra[i]);
 	}
-	env[n] = NULL;
+	/* Valgrind puts its core preload (named by its directory) in front of
+	 * LD_PRELOAD's value, or adds LD_PRELOAD after every variable: it is
+	 * given one between the padding and the fixed variables, and the
+	 * padding takes up its length too, so that neither the fixed
+	 * variables nor the stack move with the directory's name. */
+	const char *libdir = SANDBOX_VALGRIND_LIBDIR;
+	int has_preload = 0;
+	for (size_t i = 0; i < added; i++) {
+		if (strncmp(env[i], "VALGRIND_LIB=", 13) == 0)
+			libdir = env[i] + 13;
+		has_preload |= strncmp(env[i], "LD_PRELOAD=", 11) == 0;
+	}
+	size_t preload = strlen(libdir) + sizeof "/vgpreload_core-amd64-linux.so:" - 1;
+	if (!has_preload) {
+		memmove(fixed + 1, fixed, n * sizeof *fixed);
+		fixed[0] = xstrdup("LD_PRELOAD=");
+		n++;
+	}
+	/* Order: the added variables, the padding, the fixed ones.  The
+	 * padding takes up what the lengths of argv, the added variables and
+	 * Valgrind's preload leave, so the fixed variables (GLIBC_TUNABLES,
+	 * which glibc reads whole at start-up) and the stack always sit at
+	 * the same addresses, wherever Valgrind's and bm's tools are
+	 * installed. */
+	env[added] = padding(strings_size(argv, argc) + strings_size(env, added) + strings_size(fixed, n) + preload);
+	memcpy(env + added + 1, fixed, n * sizeof *env);
+	env[added + 1 + n] = NULL;
+	free(fixed);
 	return env;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fixed conditions every program runs under (docs/determinism.md):
  * a scratch directory whose path always has the same length, holding the
  * program's argv[0] (a symlink to it), Valgrind's output files and log,
@@ -16,7 +17,8 @@ struct sandbox {
 	char *argv0;    /* DIR/p, a symlink to the program */
 	char *outfile;  /* DIR/cg.%p.out, for --callgrind-out-file */
 	char *log;      /* DIR/valgrind.log */
-	char *output;   /* DIR/program.out: the program's stdout and stderr */
+	char *output;   /* DIR/program.out: the program's standard output */
+	char *errors;   /* DIR/program.err: its standard error */
 };
 
 /* Makes the directory and the argv[0] link to program (an absolute path).
@@ -27,9 +29,20 @@ int sandbox_create(struct sandbox *s, const char *program, char **err);
 void sandbox_remove(struct sandbox *s);
 
 /* The environment (NULL-terminated, newly allocated; free with
- * sandbox_free_environment): PATH, LC_ALL, TZ, LD_BIND_NOW,
- * GLIBC_TUNABLES and BM_CONTROL, then extra ("K=V" strings) in order. */
-char **sandbox_environment(char *const *extra, size_t nextra);
+ * sandbox_free_environment): extra ("K=V" strings, but for those that
+ * replace a fixed variable) in order, BM_PAD, LD_PRELOAD= (unless extra
+ * has it: Valgrind puts its preload there), then PATH, LC_ALL, TZ,
+ * LD_BIND_NOW, BM_CONTROL and GLIBC_TUNABLES.  BM_PAD's length makes the
+ * strings of argv (the program's argc arguments, argv[0] included), of the
+ * environment and of Valgrind's preload (named by VALGRIND_LIB's
+ * directory, else SANDBOX_VALGRIND_LIBDIR) take the same space
+ * above the stack whatever their lengths: a multiple of
+ * SANDBOX_STRINGS_ALIGN bytes. */
+char **sandbox_environment(char *const *extra, size_t nextra, char *const *argv, size_t argc);
+#define SANDBOX_STRINGS_ALIGN 65536
+/* Where Valgrind's own tools and preloads are when VALGRIND_LIB does not
+ * say (Debian's valgrind package). */
+#define SANDBOX_VALGRIND_LIBDIR "/usr/libexec/valgrind"
 void sandbox_free_environment(char **env);
 
 #endif

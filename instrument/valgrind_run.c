@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /* Running the plan under Valgrind: each benchmark in a process of its own.
  *
  * The parent forks a child per benchmark; the child does the setup, the
- * measured run (one callgrind dump, in the child's own file
- * cg.<child pid>.out.1) and the teardown, then exits.  So every benchmark
+ * measured run (one callgrind dump in the child's own files, whose number
+ * "done ID N" tells bm-run: cg.<child pid>.out.N) and the teardown, then exits.  So every benchmark
  * starts from the same memory (the parent's, which does not change between
  * forks): its numbers do not depend on which benchmarks ran before it or
  * on --filter.  And a benchmark that crashes, exits or is killed takes
@@ -19,8 +20,8 @@
 static void child(const struct bm_entry *e, int warm)
 {
 	control_send("start %s %d", e->id, (int)getpid());
-	measure_under_valgrind(e, warm);
-	control_send("done %s", e->id);
+	unsigned dump = measure_under_valgrind(e, warm);
+	control_send("done %s %u", e->id, dump);
 	_exit(0);
 }
 
@@ -95,8 +96,8 @@ void run_under_valgrind(struct bm_plan *plan, size_t first, int warm)
 		if (pid < 0) {
 			/* No process to spare: measure here, at the cost of isolation. */
 			control_send("start %s %d", e->id, (int)getpid());
-			measure_under_valgrind(e, warm);
-			control_send("done %s", e->id);
+			unsigned dump = measure_under_valgrind(e, warm);
+			control_send("done %s %u", e->id, dump);
 		} else {
 			while (waitpid(pid, &status, 0) < 0)
 				;

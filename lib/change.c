@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Change and stability: see change.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Change and stability over a time series (the BM seed, SPEC 4.1).
  *
  * With difference tolerance DT and stability tolerance ST:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Impact, commit impact and verdict: see compare.h. */
 #include "config.h"
 

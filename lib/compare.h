@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Comparing a commit's results with its baseline's (SPEC 4.1): impact per
  * benchmark, the thresholded commit impact and the verdict.  The server
  * and `bm-check --base --head` both call this, so both answer the same.

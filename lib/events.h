@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The events bm knows by name: what callgrind counts with cache simulation
  * (Ir ... DLmw), branch simulation (Bc ... Bim) and --collect-systime
  * (sysCount, sysTime, sysCpuTime).  A set of measured events is an array of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Numbers for people: thousands separators, durations and rates with
  * units.  Each writes into a caller's buffer of FMT_SIZE bytes and
  * returns it, so that several can appear in one printf. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hash functions shared by strpool and idmap. */
 #ifndef BM_HASH_H
 #define BM_HASH_H

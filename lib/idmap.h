@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A hash map from a pair of 64-bit keys to a 32-bit value: the index that
  * identifies a function (object, file, name), a call edge (caller, callee)
  * or a source line (file, line).  Open addressing, no removal. */

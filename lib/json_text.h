@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON strings from text that came from outside: Jansson accepts only
  * valid UTF-8, but function, file and benchmark names are whatever bytes a
  * binary or a user chose. */
@@ -11,9 +12,5 @@
  * UTF-8 replaced by U+FFFD, so that any name still makes a valid report.
  * NULL gives JSON null. */
 json_t *json_text(const char *s);
-
-/* The length of the valid UTF-8 sequence at s (of n >= 1 bytes), or 0
- * when s does not start one (overlong forms and surrogates included). */
-size_t json_utf8_length(const unsigned char *s, size_t n);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "log.h"
@@ -13,6 +14,12 @@ static const char *progname = "bm";
 void log_set_progname(const char *argv0)
 {
 	progname = path_basename(argv0);
+}
+
+void log_take_progname(char **argv)
+{
+	log_set_progname(argv[0]);
+	argv[0] = (char *)progname;
 }
 
 const char *log_progname(void)

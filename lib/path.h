@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File names. */
 #ifndef BM_PATH_H
 #define BM_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The report: what one bm-run (or bm-profile --json) measured, in the
  * schema "bm-report/1" (SPEC section 5).  This module holds the report in
  * memory and converts it to and from JSON with Jansson.  Fields are added,
@@ -11,6 +12,7 @@
 #define BM_REPORT_H
 
 #include "events.h"
+#include "report_identity.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -19,7 +21,7 @@
 
 #define REPORT_SCHEMA "bm-report/1"
 
-enum bm_status { BM_STATUS_OK, BM_STATUS_FAILED, BM_STATUS_SKIPPED };
+enum bm_status { BM_STATUS_OK, BM_STATUS_FAILED, BM_STATUS_SKIPPED, BM_STATUS_NOT_RUN };
 
 /* One caller of a syscall-making function: how often it called it and the
  * system-call cost that went through those calls. */
@@ -65,6 +67,8 @@ struct bm_benchmark {
 	uint64_t cycles;
 	double time_s, speed;
 	struct bm_syscalls syscalls;
+	uint64_t calls;  /* symbol mode: how often the function was called (the
+			  * numbers are its total); 0 when not counted */
 	json_t *profile; /* the profile object as bm-profile builds it, or NULL */
 	/* Imported measurements, or none: a benchmark of an ok status has
 	 * either these or the simulated numbers above, never both.
@@ -84,6 +88,7 @@ struct bm_report_model {
 	uint64_t l1_hit, ll_hit, ram;          /* weights */
 	struct bm_cache_geometry i1, d1, ll; /* all zero when unknown */
 	char *cpu_features; /* the GLIBC_TUNABLES the program ran with, or NULL */
+	char *cpu;          /* the CPU the guest saw when fixed (bm engine), or NULL */
 	int warm_caches;    /* measured after an unmeasured run (bm-run --warm) */
 };
 
@@ -112,6 +117,7 @@ struct bm_report {
 	char *created_at; /* RFC 3339, UTC */
 	char *tool_name, *tool_version;
 	char *valgrind; /* Valgrind's version, or NULL */
+	char *engine;   /* the Valgrind tool that counted: "callgrind", "bm", or NULL */
 	struct bm_report_model model;
 	struct bm_context context;
 	char *binary_path, *build_id; /* each or NULL */
@@ -187,16 +193,16 @@ int report_from_json(const json_t *j, struct bm_report *r, char **err);
  * prefixed with the path. */
 int report_read_file(const char *path, struct bm_report *r, char **err);
 
-/* "ok", "failed" or "skipped": the name a report gives status. */
+/* "ok", "failed", "skipped" or "not-run" (a function that was never
+ * called: nothing measured, nothing failed): the name a report gives
+ * status. */
 const char *report_status_name(enum bm_status status);
 
-/* A random (version 4) UUID, newly allocated. */
-char *report_new_uuid(void);
-/* t (seconds since the epoch) as RFC 3339 UTC ("2026-11-22T10:00:00Z")
- * in buf; returns buf. */
-#define REPORT_TIME_SIZE 32
-char *report_format_rfc3339(char buf[REPORT_TIME_SIZE], time_t t);
-/* The current time the same way, newly allocated. */
-char *report_now_rfc3339(void);
+/* What results must share to be compared, newly allocated: the model's
+ * id, plus "+warm" when the benchmarks were measured on warm caches
+ * (bm-run's default since warm and cold were told apart), so that warm
+ * and cold results are never compared, as results of two models are not:
+ * "bm-model/1" (cold, and every older report), "bm-model/1+warm". */
+char *report_comparison_model(const struct bm_report_model *m);
 
 #endif

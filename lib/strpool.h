@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A string interning pool: every distinct string gets a small index, in the
  * order first seen.  Strings may hold any bytes but NUL.  Lookups hash the
  * bytes once; the pool owns its copies. */

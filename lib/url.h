@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* URLs between bm's tools and bm-server. */
 #ifndef BM_URL_H
 #define BM_URL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation that cannot fail: on exhaustion bm prints one line and exits
  * with status 2, as git does.  Everything else in bm reports errors to its
  * caller; running out of memory is the one condition no caller can repair. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* From profiles to the report: one benchmark per callgrind dump. */
 #ifndef BM_BENCHMARK_H
 #define BM_BENCHMARK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-profile: callgrind files in, cycles, time, speed and profiles out.
  *
  * Every part of every file (one per callgrind dump; the threads of one
@@ -616,7 +617,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o;
-	log_set_progname(argv[0]);
+	log_take_progname(argv);
 	if (parse_options(argc, argv, &o) < 0)
 		return 2;
 	return run(&o, argv + optind, argc - optind);

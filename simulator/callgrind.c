@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The callgrind format reader; the contract is in callgrind.h.
  *
  * The parser is a line-at-a-time state machine.  A file holds one or more

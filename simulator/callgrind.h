@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A streaming reader of Valgrind's callgrind output format, version 1
  * (valgrind/html/cl-format.html).  It reads a file line by line with a
  * bounded buffer and hands every cost to a sink; it keeps only the name

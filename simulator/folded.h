@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Folded stacks ("main;parse;memcpy 1234"), the input of flame graph
  * tools, built from a profile's call graph.
  *

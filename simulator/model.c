@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-model/1: from simulated events to estimated cycles.
  *
  * Notes

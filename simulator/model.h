@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cycle model: turns counted events into estimated cycles, time and
  * speed.  See the Notes block in model.c for what it assumes. */
 #ifndef BM_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building profiles from callgrind parts; the contract is in profile.h.
  *
  * The loader is a cg_sink: it maps the parser's name indices to the

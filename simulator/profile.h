@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A profile: the costs of one callgrind part (one dump of one thread),
  * per function, per call edge and per source line, for every event the
  * part counted plus cycles from the cycle model.

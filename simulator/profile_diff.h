@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The difference between two profiles of the same benchmark (a base and a
  * head): per function, the change of self and inclusive cycles, for
  * tables and differential flame graphs.  Functions are matched by name and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A profile as JSON, the "profile" member of a bm-report/1 benchmark:
  *
  *   {"events": ["Ir", ...], "totals": [...], "cycles": N,

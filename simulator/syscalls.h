@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The system-call breakdown of a profile (SPEC 1.4): callgrind charges a
  * system call to the function that executes the syscall instruction (the
  * libc wrapper: read, write, nanosleep, ...); this lists those functions

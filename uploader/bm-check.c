@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-check: the pull-request check (SPEC 3.2).
  *
  *   bm-check --base BASE.json --head HEAD.json [options]     (offline)
@@ -18,6 +19,7 @@
 #include "context.h"
 #include "expectations.h"
 #include "github_status.h"
+#include "review_comment.h"
 #include "http_client.h"
 #include "log.h"
 #include "url.h"
@@ -54,20 +56,26 @@ static const char usage_text[] =
 	"  --github-status      post a commit status to GitHub (GITHUB_TOKEN,\n"
 	"                       GITHUB_REPOSITORY, GITHUB_API_URL)\n"
 	"  --status-sha SHA     the commit the status goes on (default: the commit checked)\n"
+	"  --comment            keep one comment with the summary on the pull request\n"
+	"                       (GitHub: GITHUB_TOKEN, GITHUB_REPOSITORY) or the merge\n"
+	"                       request (GitLab CI: BM_GITLAB_TOKEN), updated on every run\n"
 	"  --tries N            tries to reach the server (default 3)\n"
-	"  --insecure           do not verify the server's TLS certificate\n";
+	"  --timeout SECONDS    per try (default 60)\n"
+	"  --insecure           do not verify the server's TLS certificate\n"
+	"  -h, --help           this help; --version: the version\n";
 
 struct options {
 	const char *base, *head, *server, *project, *commit, *status_sha, *markdown, *expectations, *config;
 	long pr;
-	int has_threshold, has_metric, github_status;
+	int has_threshold, has_metric, github_status, comment;
 	double threshold;
 	enum gate_metric metric;
 	struct http_client_options http;
 };
 
 enum { OPT_BASE = 256, OPT_HEAD, OPT_SERVER, OPT_PROJECT, OPT_COMMIT, OPT_PR, OPT_THRESHOLD, OPT_MARKDOWN,
-       OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE, OPT_METRIC, OPT_CONFIG };
+       OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE, OPT_METRIC, OPT_CONFIG,
+       OPT_COMMENT, OPT_TIMEOUT };
 
 static const struct option long_options[] = {
 	{"base", required_argument, NULL, OPT_BASE},
@@ -80,12 +88,15 @@ static const struct option long_options[] = {
 	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"expectations", required_argument, NULL, OPT_EXPECTATIONS},
 	{"github-status", no_argument, NULL, OPT_GITHUB_STATUS},
+	{"comment", no_argument, NULL, OPT_COMMENT},
 	{"status-sha", required_argument, NULL, OPT_STATUS_SHA},
 	{"tries", required_argument, NULL, OPT_TRIES},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"insecure", no_argument, NULL, OPT_INSECURE},
 	{"metric", required_argument, NULL, OPT_METRIC},
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -103,10 +114,22 @@ static int number(const char *opt, const char *arg, double min, double max, doub
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (errno || end == arg || *end || !(v >= min && v <= max)) {
-		log_error("%s needs a number from %g to %g, not '%s'", opt, min, max, arg);
+		log_error("%s needs a number from %.15g to %.15g, not '%s'", opt, min, max, arg);
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+/* The same for a whole number. */
+static int whole_number(const char *opt, const char *arg, double min, double max, double *out)
+{
+	if (number(opt, arg, min, max, out))
+		return -1;
+	if (*out != floor(*out)) {
+		log_error("%s needs a whole number from %.15g to %.15g, not '%s'", opt, min, max, arg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -129,6 +152,7 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_MARKDOWN: o->markdown = optarg; break;
 		case OPT_EXPECTATIONS: o->expectations = optarg; break;
 		case OPT_GITHUB_STATUS: o->github_status = 1; break;
+		case OPT_COMMENT: o->comment = 1; break;
 		case OPT_INSECURE: o->http.insecure = 1; break;
 		case OPT_CONFIG: o->config = optarg; break;
 		case OPT_METRIC:
@@ -139,14 +163,19 @@ static int parse(int argc, char **argv, struct options *o)
 			o->has_metric = 1;
 			break;
 		case OPT_PR:
-			if (number("--pr", optarg, 1, 2147483647, &x) || x != floor(x))
+			if (whole_number("--pr", optarg, 1, 2147483647, &x))
 				return 2;
 			o->pr = (long)x;
 			break;
 		case OPT_TRIES:
-			if (number("--tries", optarg, 1, 100, &x) || x != floor(x))
+			if (whole_number("--tries", optarg, 1, 100, &x))
 				return 2;
 			o->http.tries = (unsigned)x;
+			break;
+		case OPT_TIMEOUT:
+			if (whole_number("--timeout", optarg, 1, 3600, &x))
+				return 2;
+			o->http.timeout_s = (long)x;
 			break;
 		case OPT_THRESHOLD:
 			if (number("--threshold", optarg, 0, 0.5, &o->threshold))
@@ -154,6 +183,7 @@ static int parse(int argc, char **argv, struct options *o)
 			o->has_threshold = 1;
 			break;
 		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'V': printf("bm-check %s\n", PACKAGE_VERSION); exit(0);
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
@@ -198,11 +228,15 @@ static int fetch(const struct options *o, const char *sha, struct check *c, char
 	int rc = 2;
 	if (http_client_get(url, &o->http, &ans, &err)) {
 		*why = err;
+	} else if (http_status_redirect(ans.status)) {
+		*why = http_redirect_text(&ans);
 	} else if (ans.status != 200) {
+		/* A 404 with the server's own words ("no run of commit ...") says it all. */
 		json_t *j = json_loads(ans.body, 0, NULL);
-		const char *msg = json_string_value(json_object_get(j, "error"));
-		*why = ans.status == 404 && msg ? xstrdup(msg)
-						: xasprintf("the server answered %ld for %s: %s", ans.status, url, msg ? msg : ans.body);
+		int worded = ans.status == 404 && json_is_string(json_object_get(j, "error"));
+		char *msg = http_answer_error(&ans);
+		*why = worded ? xstrdup(msg) : xasprintf("the server answered %ld for %s: %s", ans.status, url, msg);
+		free(msg);
 		json_decref(j);
 	} else if (check_from_answer(c, ans.body, ans.size, &err)) {
 		*why = xasprintf("%s: %s", url, err);
@@ -256,6 +290,12 @@ static int github_ready(const struct options *o)
 	if (!o->github_status)
 		return 0;
 	const char *token = getenv("GITHUB_TOKEN"), *repo = getenv("GITHUB_REPOSITORY");
+	char *err = NULL;
+	if (http_token_check(token, "GITHUB_TOKEN", &err)) {
+		log_error("--github-status: %s", err);
+		free(err);
+		return 2;
+	}
 	if (token && *token && repo && strchr(repo, '/'))
 		return 0;
 	log_error("--github-status needs %s%s%s", !(token && *token) ? "GITHUB_TOKEN (a token that may write statuses)" : "",
@@ -292,14 +332,54 @@ static int post_status(const struct options *o, const char *sha, const char *sta
 	return 0;
 }
 
+/* Where the comment goes, checked before anything else is done; returns
+ * 0 or 2 (said why). */
+static int comment_ready(const struct options *o, struct review_target *t)
+{
+	char *err = NULL;
+	if (!o->comment || !review_target_from_env(t, o->pr, &err))
+		return 0;
+	log_error("%s", err);
+	free(err);
+	return 2;
+}
+
+/* Creates or updates the comment; returns 0 or 2 (said why). */
+static int post_comment(const struct options *o, const struct review_target *t, const struct check *c,
+			const struct check_expected *x)
+{
+	char *text = NULL, *err = NULL, *marker = review_marker(o->project ? o->project : "offline");
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int updated = 0, rc = 2;
+	if (f) {
+		check_print_markdown(f, c, x);
+		if (c->report_url)
+			fprintf(f, "\n[The report on the dashboard](%s)\n", c->report_url);
+		fprintf(f, "\n%s\n", marker);
+		if (fclose(f) == 0 && !review_comment_put(t, marker, text, &updated, &err)) {
+			fprintf(stderr, "%s: %s the comment on %s %s #%ld\n", log_progname(), updated ? "updated" : "created",
+				review_site_name(t), review_request_name(t), t->number);
+			rc = 0;
+		}
+	}
+	if (rc)
+		log_error("cannot put the comment: %s", err ? err : "out of memory");
+	free(err);
+	free(text);
+	free(marker);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct check c = {0};
 	char *sha = NULL, *why = NULL;
 	int rc = 2;
-	log_set_progname(argv[0]);
+	log_take_progname(argv);
 	struct check_config cfg = {0};
+	struct review_target where = {0};
 	if ((rc = parse(argc, argv, &o)) || (rc = github_ready(&o)))
 		return rc;
 	if (o.config && check_config_load(&cfg, o.config, &why)) {
@@ -325,6 +405,15 @@ int main(int argc, char **argv)
 			check_config_release(&cfg);
 			return rc;
 		}
+	}
+	/* (Online, which_commit found the pull request.) */
+	if ((rc = comment_ready(&o, &where))) {
+		free(sha);
+		check_release(&c);
+		check_config_release(&cfg);
+		return rc;
+	}
+	if (!o.base) {
 		if (fetch(&o, sha, &c, &why)) {
 			log_error("%s", why);
 			if (o.github_status) {
@@ -334,6 +423,7 @@ int main(int argc, char **argv)
 			}
 			free(why);
 			free(sha);
+			review_target_release(&where);
 			check_config_release(&cfg);
 			return 2;
 		}
@@ -367,6 +457,9 @@ int main(int argc, char **argv)
 		if (post_status(&o, c.commit, rc ? "failure" : "success", d, c.report_url))
 			rc = 2;
 	}
+	if (rc != 2 && o.comment && post_comment(&o, &where, &c, xp))
+		rc = 2;
+	review_target_release(&where);
 	if (xp)
 		check_expected_release(xp);
 	expectations_free(e);

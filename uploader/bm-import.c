@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-import: another suite's benchmark results as a bm-report/1 report.
  *
  *   bm-import FORMAT FILE -o REPORT.json
@@ -8,6 +9,7 @@
  * parse (docs/bm-import.md). */
 #include "config.h"
 
+#include "atomic_file.h"
 #include "import.h"
 #include "log.h"
 
@@ -18,7 +20,9 @@
 
 static void usage(FILE *to)
 {
-	fputs("usage: bm-import FORMAT FILE -o REPORT.json\n\nformats:\n", to);
+	fputs("usage: bm-import FORMAT FILE -o REPORT.json\n"
+	      "       bm-import --help | --version\n\nformats:\n",
+	      to);
 	for (size_t i = 0; import_formats[i]; i++)
 		fprintf(to, "  %-10s %s\n", import_formats[i]->name, import_formats[i]->description);
 }
@@ -28,16 +32,20 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL;
 	int opt;
-	log_set_progname(argv[0]);
+	log_take_progname(argv);
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		if (opt == 'o') {
 			output = optarg;
 		} else if (opt == 'h') {
 			usage(stdout);
+			return 0;
+		} else if (opt == 'V') {
+			printf("bm-import %s\n", PACKAGE_VERSION);
 			return 0;
 		} else {
 			usage(stderr);
@@ -63,7 +71,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < r.nbenchmarks; i++)
 			failed += r.benchmarks[i].status != BM_STATUS_OK;
 		rc = report_write_file(&r, output, &err);
-		if (rc == 0 && strcmp(output, "-") != 0)
+		if (rc == 0 && !atomic_file_is_stdout(output))
 			printf("imported %zu benchmarks (%zu not ok) into '%s'\n", r.nbenchmarks, failed,
 			       output);
 		report_release(&r);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-upload: sends bm-report/1 files to bm-server with their context.
  *
  *   bm-upload [--server URL] [--project NAME] [--token T] [context flags] REPORT.json...
@@ -16,6 +17,7 @@
 #include "config.h"
 
 #include "context.h"
+#include "error.h"
 #include "http_client.h"
 #include "import.h"
 #include "log.h"
@@ -53,7 +55,8 @@ static const char usage_text[] =
 	"  --tries N           tries per report before spooling it (default 5)\n"
 	"  --timeout SECONDS   per try (default 60)\n"
 	"  --insecure          do not verify the server's TLS certificate\n"
-	"  -q, --quiet         no retry messages\n";
+	"  -q, --quiet         no retry messages\n"
+		"  -h, --help          this help; --version: the version\n";
 
 struct options {
 	const char *server, *project, *token, *spool; /* the token is also in http */
@@ -92,18 +95,25 @@ static long number(const char *opt, const char *arg, long min, long max)
 	return v;
 }
 
-/* The server's URL for a project's uploads; the project percent-encoded. */
-/* The server's own message in an error answer, or the whole body. */
-static const char *answer_error(const struct http_answer *ans, json_t **owner)
+/* Says what a stored report's answer says: where it can be seen (the
+ * server's words, escaped). */
+static void say_stored(const struct http_answer *ans, json_t *report)
 {
-	*owner = json_loads(ans->body, 0, NULL);
-	const char *msg = json_string_value(json_object_get(*owner, "error"));
-	return msg ? msg : ans->body;
+	json_t *j = json_loads(ans->body, 0, NULL);
+	char *link = bm_escape_controls(json_string_value(json_object_get(j, "report_url")));
+	char *run = bm_escape_controls(json_string_value(json_object_get(report, "run_id")));
+	fprintf(stderr, "%s: %s run %s; see %s\n", log_progname(), ans->status == 201 ? "stored" : "already had",
+		run ? run : "?", link ? link : "the server's dashboard");
+	if (link)
+		printf("%s\n", link);
+	free(run);
+	free(link);
+	json_decref(j);
 }
 
 /* Sends report; on success prints where it can be seen.  A transient
- * failure (no answer, 5xx, 429 after the last try) is SPOOLED's business:
- * the caller decides. */
+ * failure (no answer, 5xx, 429 after the last try) or a redirect is
+ * SPOOLED's business: the caller decides. */
 static enum outcome send_report(const struct options *o, const char *server, const char *project, json_t *report,
 				const char *what)
 {
@@ -120,19 +130,17 @@ static enum outcome send_report(const struct options *o, const char *server, con
 		free(err);
 		out = SPOOLED;
 	} else if (ans.status == 200 || ans.status == 201) {
-		json_t *j = json_loads(ans.body, 0, NULL);
-		const char *link = json_string_value(json_object_get(j, "report_url"));
-		const char *run = json_string_value(json_object_get(report, "run_id"));
-		fprintf(stderr, "%s: %s run %s; see %s\n", log_progname(), ans.status == 201 ? "stored" : "already had",
-			run ? run : "?", link ? link : "the server's dashboard");
-		if (link)
-			printf("%s\n", link);
-		json_decref(j);
+		say_stored(&ans, report);
 		out = STORED;
+	} else if (http_status_redirect(ans.status)) {
+		char *where = http_redirect_text(&ans);
+		log_error("%s: %s", what, where);
+		free(where);
+		out = SPOOLED;
 	} else {
-		json_t *owner;
-		log_error("%s: the server answered %ld: %s", what, ans.status, answer_error(&ans, &owner));
-		json_decref(owner);
+		char *msg = http_answer_error(&ans);
+		log_error("%s: the server answered %ld: %s", what, ans.status, msg);
+		free(msg);
 		out = http_status_transient(ans.status) ? SPOOLED : FAILED;
 	}
 	http_answer_release(&ans);
@@ -218,11 +226,18 @@ static int flush(const struct options *o)
 	}
 	int worst = STORED;
 	size_t sent = 0, total = 0;
-	for (char **p = list; *p; p++, total++) {
+	for (char **p = list; *p; p++) {
 		json_t *entry, *report;
 		const char *server, *project;
+		if (spool_partial(*p)) {
+			log_warn("'%s' is a report still being spooled (or left half-written by a bm-upload that was "
+				 "killed): not sent; delete it if no bm-upload is running",
+				 *p);
+			continue;
+		}
+		total++;
 		if (spool_read(*p, &entry, &server, &project, &report, &err)) {
-			log_error("%s", err);
+			log_error("%s: not sent: %s", *p, err);
 			free(err);
 			err = NULL;
 			worst = FAILED;
@@ -248,7 +263,7 @@ static int flush(const struct options *o)
 
 int main(int argc, char **argv)
 {
-	log_set_progname(argv[0]);
+	log_take_progname(argv);
 	static const struct option longopts[] = {
 		{"server", required_argument, NULL, 's'},      {"project", required_argument, NULL, 'p'},
 		{"token", required_argument, NULL, 't'},       {"branch", required_argument, NULL, 'b'},
@@ -258,6 +273,7 @@ int main(int argc, char **argv)
 		{"tries", required_argument, NULL, 'n'},       {"timeout", required_argument, NULL, 'o'},
 		{"insecure", no_argument, NULL, 'k'},          {"quiet", no_argument, NULL, 'q'},
 		{"from", required_argument, NULL, 'F'},        {"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct options o = {.server = getenv("BM_SERVER"), .project = getenv("BM_PROJECT"), .token = getenv("BM_TOKEN")};
@@ -286,8 +302,15 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("bm-upload %s\n", PACKAGE_VERSION); return 0;
 		default: return usage_error("bad option");
 		}
+	}
+	char *bad = NULL;
+	if (http_token_check(o.token, "--token or BM_TOKEN", &bad)) {
+		log_error("%s", bad);
+		free(bad);
+		return 2;
 	}
 	if (o.http.insecure)
 		log_warn("--insecure: the server's TLS certificate is NOT verified; anyone between here and it can read "

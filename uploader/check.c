@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The check's data from report files or from the server: see check.h. */
 #include "config.h"
 
@@ -82,7 +83,10 @@ void check_release(struct check *c)
 
 static enum bm_status status_of(const char *name)
 {
-	return !strcmp(name, "ok") ? BM_STATUS_OK : !strcmp(name, "failed") ? BM_STATUS_FAILED : BM_STATUS_SKIPPED;
+	return !strcmp(name, "ok")	  ? BM_STATUS_OK
+	       : !strcmp(name, "failed")  ? BM_STATUS_FAILED
+	       : !strcmp(name, "not-run") ? BM_STATUS_NOT_RUN
+					  : BM_STATUS_SKIPPED;
 }
 
 /* The rows back into both sides' results, in the check's gate metric, so
@@ -204,6 +208,12 @@ static char *mismatch(const struct bm_report *base, const struct bm_report *head
 		return xasprintf("no baseline: '%s' was measured with another cost model (%s there, %s here); only "
 				 "reports with the same model and platform are compared",
 				 base_path, base->model.id ? base->model.id : "none", head->model.id ? head->model.id : "none");
+	if (base->model.warm_caches != head->model.warm_caches)
+		return xasprintf("no baseline: '%s' was measured on %s simulated caches and this report on %s ones "
+				 "(bm-run --warm, the default, or --cold); only reports measured the same way are "
+				 "compared",
+				 base_path, base->model.warm_caches ? "warm" : "cold",
+				 head->model.warm_caches ? "warm" : "cold");
 	const struct bm_context *b = &base->context, *h = &head->context;
 	if (same(b->arch, h->arch) && same(b->os, h->os) && same(b->compiler, h->compiler))
 		return NULL;
@@ -386,8 +396,8 @@ static int read_ack(const json_t *b, size_t i, struct check_row *o, char **err)
 	if (!by || !reason || !json_is_boolean(covers) || hi < 0)
 		return bm_error(err, "benchmarks[%zu].acknowledgement: expected {\"by\", \"reason\", \"covers\", \"impact\"}",
 				i);
-	o->ack_by = xstrdup(by);
-	o->ack_reason = xstrdup(reason);
+	o->ack_by = bm_escape_controls(by);
+	o->ack_reason = bm_escape_controls(reason);
 	o->has_ack_impact = hi;
 	o->ack_covers = json_is_true(covers);
 	return 0;
@@ -403,8 +413,11 @@ static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
 	if (!id)
 		return bm_error(err, "benchmarks[%zu].id: expected a string", i);
 	if (!status || (strcmp(status, "ok") && strcmp(status, "failed") && strcmp(status, "skipped") &&
-			strcmp(status, "missing")))
-		return bm_error(err, "benchmarks[%zu].status: expected \"ok\", \"failed\", \"skipped\" or \"missing\"", i);
+			strcmp(status, "not-run") && strcmp(status, "missing")))
+		return bm_error(err,
+				"benchmarks[%zu].status: expected \"ok\", \"failed\", \"skipped\", \"not-run\" or "
+				"\"missing\"",
+				i);
 	if (reason && !json_is_null(reason) && !json_is_string(reason))
 		return bm_error(err, "benchmarks[%zu].reason: expected a string or null", i);
 	int hs = optional_number(b, "speed", &o->speed), hb = optional_number(b, "base_speed", &o->base_speed),
@@ -421,18 +434,21 @@ static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
 		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i, hv < 0 ? "value" : "base_value");
 	if (read_ack(b, i, o, err))
 		return -1;
-	o->unit = unit && (hv || hbv) ? xstrdup(unit) : NULL;
+	o->unit = unit && (hv || hbv) ? bm_escape_controls(unit) : NULL;
 	o->has_value = o->unit && hv;
 	o->has_base_value = o->unit && hbv;
-	o->id = xstrdup(id);
+	o->id = bm_escape_controls(id);
 	o->status = xstrdup(status);
-	o->reason = dup_or_null(json_string_value(reason));
+	o->reason = bm_escape_controls(json_string_value(reason));
 	o->has_speed = hs;
 	o->has_base = hb;
 	o->has_impact = hi;
 	return 0;
 }
 
+/* The server's answer; its texts (reasons, names, acknowledgements) are
+ * kept with control characters escaped (bm_escape_controls): they are
+ * printed as they came, but cannot drive a terminal. */
 static int from_json(struct check *c, const json_t *j, char **err)
 {
 	const char *commit = json_string_value(json_object_get(j, "commit"));
@@ -459,10 +475,10 @@ static int from_json(struct check *c, const json_t *j, char **err)
 	if (!json_is_array(benchmarks))
 		return bm_error(err, "benchmarks: expected an array");
 	c->has_commit_impact = has;
-	c->commit = xstrdup(commit);
+	c->commit = bm_escape_controls(commit);
 	c->has_baseline = !json_is_null(baseline);
-	c->baseline = dup_or_null(json_string_value(json_object_get(baseline, "sha")));
-	c->baseline_reason = xstrdup(reason);
+	c->baseline = bm_escape_controls(json_string_value(json_object_get(baseline, "sha")));
+	c->baseline_reason = bm_escape_controls(reason);
 	if (json_is_object(platform))
 		c->platform = check_platform_key(json_string_value(json_object_get(platform, "arch")),
 						 json_string_value(json_object_get(platform, "os")),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pull-request check's data: one commit against its baseline, built
  * either from two bm-report/1 files (offline) or from bm-server's commit
  * report answer (online), in one shape for the output, the expectations

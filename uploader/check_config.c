@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-check's configuration file: see check_config.h. */
 #include "config.h"
 

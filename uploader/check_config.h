@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-check's configuration file (`--config bm.json`), kept in the
  * repository beside the code it guards (SPEC 3.2):
  *

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /* The text report and the Markdown summary: see check_output.h. */
 #include "config.h"
 
 #include "check_output.h"
 
 #include "fmt.h"
+#include "log.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -22,9 +24,20 @@ void check_expected_init(struct check_expected *x, const struct expectations *e,
 	x->result = xcalloc(c->nrows + 1, sizeof *x->result);
 	x->key = xcalloc(c->nrows + 1, sizeof *x->key);
 	x->note = xcalloc(c->nrows + 1, sizeof *x->note);
-	for (size_t i = 0; i < c->nrows; i++)
+	size_t judged = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
 		x->result[i] = expectations_judge(e, c->platform, expectations_metric(c->metric), &c->rows[i], &x->key[i],
 						  &x->note[i]);
+		judged += x->result[i] != EXPECT_UNLISTED;
+	}
+	if (judged || !c->nrows)
+		return;
+	/* Loudly: a file that judges nothing lets every regression through. */
+	size_t len;
+	const char *near = expectations_nearest_platform(e, c->platform, &len);
+	log_warn("%s judges none of the %zu benchmarks: this run's platform key is '%s'%s%.*s%s", path, c->nrows,
+		 c->platform ? c->platform : "unknown", near ? "; the nearest in the file is '" : "",
+		 near ? (int)len : 0, near ? near : "", near ? "'" : " (check the SUITE/BENCHMARK/METRIC parts of its keys)");
 }
 
 void check_expected_release(struct check_expected *x)
@@ -212,6 +225,7 @@ static void print_expected_text(FILE *f, const struct check *c, const struct che
 	}
 	fprintf(f, "\nexpectations (%s): %s, %zu of %zu benchmarks judged\n", x->path, expectation_name(worst), listed,
 		c->nrows);
+	fprintf(f, "  platform key: %s\n", c->platform ? c->platform : "unknown");
 	for (size_t i = 0; i < c->nrows; i++)
 		if (x->result[i] != EXPECT_UNLISTED)
 			fprintf(f, "  %-7s  %s: %s\n", expectation_name(x->result[i]), x->key[i] ? x->key[i] : c->rows[i].id,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What bm-check shows: the text report on standard output and the
  * Markdown summary for a pull request (GitHub's step summary or a file).
  * Both list the benchmarks in the check's order (failed first, then by

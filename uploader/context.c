@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The upload context: see context.h. */
 #include "config.h"
 

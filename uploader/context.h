@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a report was measured, for the server: branch, commit (SHA,
  * committer time, first-parent ancestry) and pull request.  Read from the
  * flags, then GitHub Actions' or GitLab CI's variables, then git itself,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chromium-style expectations: see expectations.h. */
 #include "config.h"
 
@@ -188,4 +189,26 @@ void expectations_free(struct expectations *e)
 		return;
 	json_decref(e->root);
 	free(e);
+}
+
+const char *expectations_nearest_platform(const struct expectations *e, const char *platform, size_t *len)
+{
+	const char *best = NULL, *key;
+	size_t best_common = 0;
+	json_t *v;
+	*len = 0;
+	json_object_foreach(e->root, key, v) {
+		const char *slash = strchr(key, '/');
+		if (!slash || (slash - key == 1 && key[0] == '*'))
+			continue;
+		size_t common = 0;
+		while (platform && platform[common] && key + common < slash && platform[common] == key[common])
+			common++;
+		if (!best || common > best_common) {
+			best = key;
+			best_common = common;
+			*len = (size_t)(slash - key);
+		}
+	}
+	return best;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chromium-style perf expectations (SPEC 3.2, seed 003): a JSON object
  *
  *   {"PLATFORM/SUITE/BENCHMARK/METRIC": {"improve": X, "regress": Y}, ...,
@@ -55,6 +56,11 @@ struct expectations *expectations_load(const char *path, char **why);
  * newly allocated explanation, or NULL for unlisted benchmarks. */
 enum expectation expectations_judge(const struct expectations *e, const char *platform, const char *metric,
 				    const struct check_row *r, const char **key, char **note);
+
+/* The PLATFORM part of e's key nearest to platform (the longest common
+ * prefix), for "this file judges nothing" warnings: borrowed from e, its
+ * length in *len; NULL when every key is for any platform ("*"). */
+const char *expectations_nearest_platform(const struct expectations *e, const char *platform, size_t *len);
 
 /* The METRIC of keys for gate metric m: "speed" for cycles, else its name. */
 const char *expectations_metric(enum gate_metric m);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Gate metrics and the cause of a slowdown: see gate.h. */
 #include "config.h"
 
@@ -69,6 +70,23 @@ static char *delta(char buf[FMT_SIZE + 1], uint64_t now, uint64_t before)
 	return buf;
 }
 
+int gate_layout_only(const struct bm_events *head, const struct bm_events *base)
+{
+	static const enum bm_event accesses[] = {BM_EV_IR, BM_EV_DR, BM_EV_DW};
+	static const enum bm_event misses[] = {BM_EV_I1MR, BM_EV_D1MR, BM_EV_D1MW,
+					       BM_EV_ILMR, BM_EV_DLMR, BM_EV_DLMW};
+	for (size_t i = 0; i < 3; i++)
+		if (!events_has(head, accesses[i]) || !events_has(base, accesses[i]) ||
+		    head->v[accesses[i]] != base->v[accesses[i]])
+			return 0;
+	uint64_t moved = 0;
+	for (size_t i = 0; i < 6; i++) {
+		uint64_t a = head->v[misses[i]], b = base->v[misses[i]];
+		moved += a > b ? a - b : b - a;
+	}
+	return moved > 0 && moved <= GATE_LAYOUT_MISSES_MAX;
+}
+
 int gate_cause(const struct gate_counts *head, const struct gate_counts *base, char *buf, size_t size)
 {
 	static const enum bm_event l1[] = {BM_EV_I1MR, BM_EV_D1MR, BM_EV_D1MW}, ll[] = {BM_EV_ILMR, BM_EV_DLMR, BM_EV_DLMW};
@@ -89,6 +107,11 @@ int gate_cause(const struct gate_counts *head, const struct gate_counts *base, c
 	uint64_t h1 = sum(&head->events, l1, 3, &has_l1), hl = sum(&head->events, ll, 3, &has_ll);
 	uint64_t p1 = sum(&base->events, l1, 3, &b1), pl = sum(&base->events, ll, 3, &bl);
 	char d1[FMT_SIZE + 1], dl[FMT_SIZE + 1];
+	if (gate_layout_only(&head->events, &base->events)) {
+		snprintf(buf, size, "code layout (Ir unchanged, L1 misses %+lld, LL misses %+lld)",
+			 (long long)h1 - (long long)p1, (long long)hl - (long long)pl);
+		return 1;
+	}
 	if (has_l1 && has_ll && b1 && bl)
 		snprintf(buf, size, "more cache misses (%s, L1 misses %s, LL misses %s)", irs, delta(d1, h1, p1),
 			 delta(dl, hl, pl));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bm-check's gate metric (SPEC 3.2): which number decides a regression,
  * and, for a slowdown in cycles, whether it came from more instructions
  * or from more cache misses.
@@ -45,6 +46,14 @@ int gate_figure(enum gate_metric m, double speed, const struct gate_counts *c, d
 /* The count shown for metric m (Ir, sysCount); returns 1 with *count
  * set, or 0 when absent.  Not used for cycles, which shows speed. */
 int gate_count(enum gate_metric m, const struct gate_counts *c, uint64_t *count);
+
+/* A change that code layout explains: the same instructions, reads and
+ * writes (Ir, Dr, Dw), and at most GATE_LAYOUT_MISSES_MAX cache misses
+ * moved in all (L1 and LL, instructions and data, counted apart), as
+ * when other code moved the benchmark's lines.  The dashboard's commit
+ * page applies the same rule (web/js/pages/common.js, layoutOnly). */
+#define GATE_LAYOUT_MISSES_MAX 16
+int gate_layout_only(const struct bm_events *head, const struct bm_events *base);
 
 /* Why head takes more cycles than base, as text into buf (size bytes):
  * the change in cycles splits into the part more instructions explain

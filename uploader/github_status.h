@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A commit status on GitHub (POST /repos/OWNER/REPO/statuses/SHA): the
  * check's result where the pull request shows it.  One plain JSON request
  * with libcurl; no retries (a failed post is reported, and the CI step's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* HTTP on libcurl with retries: see http_client.h. */
 #include "config.h"
 
@@ -8,6 +9,7 @@
 #include "xalloc.h"
 
 #include <curl/curl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +30,45 @@ int http_status_transient(long status)
 	return status == 429 || (status >= 500 && status <= 599);
 }
 
+int http_status_redirect(long status)
+{
+	return status >= 300 && status <= 399;
+}
+
+int http_token_check(const char *token, const char *what, char **err)
+{
+	const char *bad = token ? bm_find_control(token) : NULL;
+	if (!bad)
+		return 0;
+	return bm_error(err, "the token (%s) holds a control character (\\x%02x at byte %zu): a token is one line of "
+			     "printable text; nothing was sent",
+			what, (unsigned char)*bad, (size_t)(bad - token) + 1);
+}
+
+char *http_answer_error(const struct http_answer *ans)
+{
+	json_t *j = json_loads(ans->body ? ans->body : "", 0, NULL);
+	const char *msg = json_string_value(json_object_get(j, "error"));
+	char *text = bm_escape_controls(msg ? msg : ans->body ? ans->body : "");
+	json_decref(j);
+	return text;
+}
+
+char *http_redirect_text(const struct http_answer *ans)
+{
+	char *to = bm_escape_controls(ans->location);
+	char *text = to ? xasprintf("the server answered %ld, a redirect to '%s', which is not followed (the token goes "
+				    "to the server given, nowhere else): give the new address if it is the server's",
+				    ans->status, to)
+			: xasprintf("the server answered %ld, a redirect without a Location", ans->status);
+	free(to);
+	return text;
+}
+
 void http_answer_release(struct http_answer *ans)
 {
 	free(ans->body);
+	free(ans->location);
 	memset(ans, 0, sizeof *ans);
 }
 
@@ -117,11 +155,22 @@ static void pause_ms(unsigned ms)
 		;
 }
 
+/* Where a redirect answer points (the caller owns it), or NULL. */
+static char *redirect_of(CURL *curl, long status)
+{
+	char *to = NULL;
+	if (!http_status_redirect(status) || curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &to) != CURLE_OK || !to)
+		return NULL;
+	return xstrdup(to);
+}
+
 /* One request with retries; body NULL for a GET. */
 static int request(const char *url, const unsigned char *body, size_t size, int gzipped,
 		   const struct http_client_options *o, struct http_answer *ans, char **err)
 {
 	memset(ans, 0, sizeof *ans);
+	if (http_token_check(o->token, "Authorization", err))
+		return -1;
 	CURL *curl = curl_easy_init();
 	if (!curl)
 		return bm_error(err, "cannot start libcurl");
@@ -177,6 +226,7 @@ static int request(const char *url, const unsigned char *body, size_t size, int 
 				ans->status = status;
 				ans->body = x.body ? x.body : xstrdup("");
 				ans->size = x.size;
+				ans->location = redirect_of(curl, status);
 				rc = 0;
 			} else {
 				free(x.body);

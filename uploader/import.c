@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The importers' table and what they share; the contract is in import.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Importers: other benchmark suites' results as a bm-report/1 report, so
  * that their history can join bm's (docs/bm-import.md).  One file per
  * format (import_qtestlib.c, import_gbench.c, import_chromium.c), each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chromium perf lines (docs/bm-import.md), as perf_test::PrintResult and
  * its friends print them among a test's other output:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Google Benchmark's JSON (--benchmark_format=json or --benchmark_out=F),
  * docs/bm-import.md.
  *

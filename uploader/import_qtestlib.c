@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* QTestLib's XML (a Qt test run with -o FILE,xml), docs/bm-import.md:
  *
  *   <TestCase name="tst_Bench">

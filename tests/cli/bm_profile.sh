@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-profile from the command line: each output mode on real callgrind
 # files, and the errors a user can meet.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-run in its three modes, with benchmarks that succeed, fail every way
 # they can, sleep and are skipped, and the errors a user can meet.
 . "$(dirname "$0")/lib.sh"
@@ -73,7 +74,7 @@ strip -o "$scratch/stripped" "$PROGRAMS/whole"
 check_eq "symbol mode on a stripped binary: exit 2" 2 $?
 check "symbol mode on a stripped binary: says why" grep -q "is stripped: it has no symbol table" "$scratch/err"
 "$BM_RUN" --bench nothing_like_this -- "$PROGRAMS/whole" >/dev/null 2>"$scratch/err"
-check "symbol mode: a glob that matches nothing is an error" grep -q "no function of '.*whole' matches 'nothing_like_this'" "$scratch/err"
+check "symbol mode: a glob that matches nothing is an error" grep -q "no function of '.*whole'.* matches 'nothing_like_this'" "$scratch/err"
 
 # -- several programs --
 cat >"$scratch/manifest" <<EOM
@@ -89,22 +90,29 @@ printf '%s\n' "/bin/echo 'unterminated" >"$scratch/bad-manifest"
 check_eq "a manifest with an unterminated quote: exit 2 and where" "2 bm-run: $scratch/bad-manifest:1: unterminated ' quote" \
 	"$? $(cat "$scratch/err")"
 
-# -- warm caches --
-"$BM_RUN" --warm --verify -o "$scratch/warm.json" -- "$cases" --filter 'cases::compute*' \
+# -- warm caches (the default) and --cold --
+"$BM_RUN" --verify -o "$scratch/warm.json" -- "$cases" --filter 'cases::compute*' \
 	--filter 'cases::memory[[]kib=64]' >/dev/null 2>"$scratch/err"
-check_eq "--warm: deterministic too (--verify)" "0 bm-run: verify: two runs gave identical numbers" \
+check_eq "warm (the default): deterministic too (--verify)" "0 bm-run: verify: two runs gave identical numbers" \
 	"$? $(cat "$scratch/err")"
-check_eq "--warm: the report says so" "true false" \
-	"$(json_get "$scratch/warm.json" '$j->{model}{warm_caches} ? "true" : "false"') $(json_get "$scratch/ok.json" '$j->{model}{warm_caches} ? "true" : "false"')"
-check_eq "--warm: the same instructions, no cold instruction misses, fewer cycles" "same none fewer" \
+"$BM_RUN" --cold -o "$scratch/cold.json" -- "$cases" --filter 'cases::compute*' \
+	--filter 'cases::memory[[]kib=64]' >/dev/null 2>&1
+check_eq "warm by default, --cold on request: the report says which" "true false" \
+	"$(json_get "$scratch/warm.json" '$j->{model}{warm_caches} ? "true" : "false"') $(json_get "$scratch/cold.json" '$j->{model}{warm_caches} ? "true" : "false"')"
+check_eq "warm: the same instructions, no instruction misses, fewer cycles than cold" "same none fewer" \
 	"$(perl -MJSON::PP -e 'local $/; my @r = map { open my $f, "<", $_ or die; decode_json(<$f>) } @ARGV;
 		my %cold = map { $_->{id} => $_ } @{$r[0]{benchmarks}}; my $w = $r[1]{benchmarks}[0]; my $c = $cold{$w->{id}};
-		print abs($w->{events}{Ir} - $c->{events}{Ir}) <= 2 ? "same" : "differ", " ",
+		print abs($w->{events}{Ir} - $c->{events}{Ir}) <= 16 ? "same" : "differ", " ",
 			$w->{events}{I1mr} == 0 ? "none" : "some", " ", $w->{cycles} < $c->{cycles} ? "fewer" : "more"' \
-		"$scratch/ok.json" "$scratch/warm.json")"
+		"$scratch/cold.json" "$scratch/warm.json")"
+check_eq "warm: the warm-up's system calls are not counted" "1 1" \
+	"$(json_get "$scratch/sleep.json" 'my %b = map { $_->{id} => $_ } @{$j->{benchmarks}}; join " ", map { $b{$_}{events}{sysCount} } "cases::sleep[ms=10]", "cases::sleep[ms=200]"')"
 "$BM_RUN" --warm -- "$PROGRAMS/whole" >/dev/null 2>"$scratch/err"
 check_eq "--warm on a program without libbm: exit 2 and why" \
-	"2 bm-run: --warm needs a program that links libbm; '$PROGRAMS/whole' does not" "$? $(cat "$scratch/err")"
+	"2 bm-run: --warm needs a program that links libbm; '$PROGRAMS/whole' does not (symbol and whole-process mode measure the program as it runs)" "$? $(cat "$scratch/err")"
+"$BM_RUN" -o "$scratch/whole-default.json" -- "$PROGRAMS/whole" >/dev/null 2>&1
+check_eq "whole-process mode without --warm or --cold: runs, and is not called warm" "ok false" \
+	"$(json_get "$scratch/whole-default.json" 'join " ", $j->{benchmarks}[0]{status}, $j->{model}{warm_caches} ? "true" : "false"')"
 
 # -- verify, keep, colours --
 "$BM_RUN" --verify -- "$cases" --filter 'cases::memory*' >/dev/null 2>"$scratch/err"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-check --base --head: the seed's worked examples, failed benchmarks,
 # reports that cannot be compared, bad input, the table, the Markdown
 # summary (golden files) and Chromium-style expectations.
@@ -128,6 +129,10 @@ printf '{"load": true, "x86_64-debian-12-gcc-12.2.0/sort/a/speed": {"improve": 0
 check_eq "a malformed expectations file: a warning naming the problem, the check goes on" \
 	"1|bm-check: warning: broken.json: key 'x86_64-debian-12-gcc-12.2.0/sort/a/speed': 'regress' must be a number (an impact fraction); going on without expectations|0" \
 	"$(bmc --base x0.json --head x1.json --expectations broken.json)|$(cat err)|$(grep -c '^expectations' out)"
+printf '{"load": true, "x86_64-debian-12-gcc-12/sort/a/speed": {"improve": 0.05, "regress": -0.05}}\n' >elsewhere.json
+check_eq "expectations that judge no benchmark: a loud warning naming the key in use and the nearest in the file" \
+	"bm-check: warning: elsewhere.json judges none of the 5 benchmarks: this run's platform key is 'x86_64-debian-12-gcc-12.2.0'; the nearest in the file is 'x86_64-debian-12-gcc-12'|  platform key: x86_64-debian-12-gcc-12.2.0" \
+	"$(bmc --base x0.json --head x1.json --expectations elsewhere.json >/dev/null; cat err)|$(grep 'platform key' out)"
 printf '{"load": true, "x/sort/a/cycles": {"improve": 0.05, "regress": -0.05}}\n' >metric.json
 check_eq "expectations on another metric: a warning" \
 	"bm-check: warning: metric.json: key 'x/sort/a/cycles': metric 'cycles' is not one bm-check gates on (speed, instructions or syscalls); going on without expectations" \
@@ -179,6 +184,16 @@ make_report l1.json main 5b5b5b 2026-11-02T10:00:00Z 5a5a5a 80,50 ev_Ir=20000000
 check_eq "cycles: the same instructions with more cache misses is named as such; more instructions too" \
 	"1|suite::b2      100 /s  50 /s  -50.00%  more instructions (Ir +100.00%)|suite::b1      100 /s  80 /s  -20.00%  more cache misses (Ir +0.00%, L1 misses +120,000, LL misses +120,000)" \
 	"$(bmc --base l0.json --head l1.json)|$(sed -n '7,8p' out | paste -sd'|')"
+make_report m0.json main 7a7a7a 2026-11-01T10:00:00Z "" 100,100 ev_Ir=1000000,1000000 ev_D1mr=12,12 ev_DLmr=10,10
+make_report m1.json main 7b7b7b 2026-11-02T10:00:00Z 7a7a7a 99,100 ev_Ir=1000000,1000000 ev_D1mr=14,12 ev_DLmr=12,10
+check_eq "cycles: the same instructions and a few misses moved is named code layout, not more cache misses" \
+	"1|suite::b1      100 /s  99 /s  -1.00%  code layout (Ir unchanged, L1 misses +2, LL misses +2)" \
+	"$(bmc --base m0.json --head m1.json --threshold 0.001)|$(grep '^suite::b1' out)"
+make_report w0.json main 8a8a8a 2026-11-01T10:00:00Z "" 100,100
+make_report w1.json main 8b8b8b 2026-11-02T10:00:00Z 8a8a8a 50,50 warm=1
+check_eq "a cold baseline and a warm head are never compared (exit 0, said why)" \
+	"0|no baseline: 'w0.json' was measured on cold simulated caches and this report on warm ones" \
+	"$(bmc --base w0.json --head w1.json)|$(grep -o "no baseline: 'w0.json' was measured on cold simulated caches and this report on warm ones" out err | head -n 1 | cut -d: -f2-)"
 check_eq "--metric instructions: the layout-only change passes, the doubled Ir fails" \
 	"1|commit impact: -50.00% (threshold 10%, metric instructions)|benchmark     base Ir          Ir   impact|suite::b2  20,000,000  40,000,000  -50.00%|1 unchanged" \
 	"$(bmc --base l0.json --head l1.json --metric instructions)|$(sed -n 3p out)|$(sed -n '6,$p' out | paste -sd'|')"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-check against the real bm-server: the verdicts and exit codes of the
 # offline check from the server's answer, --threshold recomputed, the
 # commit from git, errors (no run, no server), and --github-status against
@@ -17,7 +18,7 @@ bmc() {
 	echo $?
 }
 
-db="$scratch/bm.db"
+db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create demo 2>/dev/null)
 start_server "$db" || exit 1
 
@@ -72,10 +73,18 @@ check_eq "--config online: the benchmarks' own thresholds" "0|verdict: neutral" 
 
 # -- no baseline: a warning, exit 0 --
 check_eq "the first commit: no baseline, exit 0, said on stdout" \
-	"0|no baseline: the run was uploaded without its commit's ancestry — nothing was compared|verdict: no-baseline" \
+	"0|no baseline: the run was uploaded without its commit's ancestry (a first commit, or a shallow clone: fetch the history, e.g. actions/checkout's fetch-depth: 0) — nothing was compared|verdict: no-baseline" \
 	"$(bmc --server "$server_url" --project demo --commit e0e0e0)|$(sed -n 2,3p out | paste -sd'|')"
 check_eq "... and on stderr" \
-	"bm-check: warning: no baseline: the run was uploaded without its commit's ancestry — nothing was compared" "$(cat err)"
+	"bm-check: warning: no baseline: the run was uploaded without its commit's ancestry (a first commit, or a shallow clone: fetch the history, e.g. actions/checkout's fetch-depth: 0) — nothing was compared" "$(cat err)"
+
+# -- warm and cold results are never compared --
+make_report c0.json warmcold c0c0c0 2026-11-06T10:00:00Z "" 100,100,100
+make_report c1.json warmcold c1c1c1 2026-11-07T10:00:00Z c0c0c0 50,50,50 warm=1
+for r in c0 c1; do upload "$tok" demo "$r.json" >/dev/null; done
+check_eq "a warm run after a cold one: no baseline (as after a model change), exit 0" "0|verdict: no-baseline" \
+	"$(bmc --server "$server_url" --project demo --commit c1c1c1)|$(grep '^verdict' out)"
+check "... and it says the parent's run was measured another way" grep -q "bm-model/1+warm" out
 
 # -- errors: exit 2 --
 check_eq "a commit with no run: exit 2 with the server's message" \
@@ -104,24 +113,13 @@ check_eq "without --commit outside a git repository: exit 2 and why" \
 # request line, the headers and the body.
 cat >fake_github.pl <<'EOF'
 use strict;
-use IO::Socket::INET;
+use lib "$ENV{top_srcdir}/tests/cli";
+use fake_http;
 my ($dir) = @ARGV;
-my $srv = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 5, ReuseAddr => 1) or die "listen: $!";
-open my $p, ">", "$dir/port.tmp" or die; print $p $srv->sockport, "\n"; close $p;
-rename "$dir/port.tmp", "$dir/port";
+my $srv = fake_http::listen_in($dir);
 my $n = 0;
 while (my $c = $srv->accept) {
-	my ($req, $len) = ("", 0);
-	while (my $line = <$c>) {
-		$req .= $line;
-		$len = $1 if $line =~ /^Content-Length:\s*(\d+)/i;
-		last if $line eq "\r\n";
-	}
-	my $body = "";
-	read $c, $body, $len if $len;
-	$n++;
-	open my $f, ">", "$dir/request.tmp" or die; print $f $req, $body; close $f;
-	rename "$dir/request.tmp", "$dir/request.$n";
+	fake_http::record($dir, ++$n, fake_http::read_request($c));
 	print $c "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
 	close $c;
 }
@@ -129,7 +127,7 @@ EOF
 mkdir gh
 perl fake_github.pl "$scratch/gh" &
 gh_pid=$!
-trap 'kill $gh_pid 2>/dev/null; stop_server; rm -rf "$scratch"' EXIT
+trap 'kill $gh_pid 2>/dev/null; server_cleanup' EXIT
 for _ in $(seq 100); do [ -s gh/port ] && break; sleep 0.05; done
 export GITHUB_API_URL="http://127.0.0.1:$(cat gh/port)"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What a CI job does, end to end with the real tools: a repository whose
 # code gets slower and then fast again; at each commit the program is
 # built, run under bm-run (real Valgrind), its report sent with bm-upload
@@ -10,7 +11,7 @@
 BM_UPLOAD="$top_builddir/uploader/bm-upload"
 BM_CHECK="$top_builddir/uploader/bm-check"
 unset GITHUB_ACTIONS GITLAB_CI GITHUB_STEP_SUMMARY
-db="$scratch/bm.db"
+db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
 start_server "$db" || exit 1
 

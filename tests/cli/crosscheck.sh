@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-profile against Valgrind's own callgrind_annotate on the same files:
 # the totals and every function's self cost, for every event, must be
 # equal.  Functions are compared by name (summed over their entries):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The product's promise: the same benchmark gives the same events and
 # cycles every time, and whatever the caller's environment, working
 # directory and path to the program.  Checked in all three modes: a libbm
@@ -82,5 +83,12 @@ check_output "with a CPU hog beside it: identical" "$scratch/base.h.numbers" "$s
 "$BM_RUN" -q -o "$scratch/one.json" -- "$cases" --filter 'cases::memory[[]kib=1024]' >/dev/null 2>&1
 check_eq "one benchmark alone (--filter) has the numbers it has among others" \
 	"$(grep '^cases::memory\[kib=1024\]' "$scratch/base.numbers")" "$(numbers "$scratch/one.json")"
+
+# Run again with BM_ENGINE=callgrind (determinism_callgrind.sh): the
+# engine that counted, by default bm's own where it is built.
+default_engine=callgrind
+[ -x "$top_builddir/simulator/engine/bm-amd64-linux" ] && default_engine=bm
+check_eq "the reports name the engine that counted" "${BM_ENGINE:-$default_engine}" \
+	"$(json_get "$scratch/base.h.json" '$j->{tool}{engine}')"
 
 done_testing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-import on real-shaped output of QTestLib, Google Benchmark and
 # Chromium's perf tests: ids, statuses, metrics and values; malformed
 # input of each format gives exit 2, one message with the position and no
@@ -92,6 +93,91 @@ bad "gbench: an unknown time unit" gbench "$scratch/unit.json" \
 	"bm-import: $scratch/unit.json: benchmarks[0].time_unit: expected ns, us, ms or s"
 printf '{"benchmarks": []}' >"$scratch/nobench.json"
 bad "gbench: no benchmarks" gbench "$scratch/nobench.json" "bm-import: $scratch/nobench.json: no benchmarks"
+
+# The QTestLib reader's every refusal, each at its position (a strict,
+# bounded XML subset: no DOCTYPE, 32 levels, 16 attributes, 256-byte names).
+bad_xml() {
+	printf '%s' "$2" >"$scratch/x.xml"
+	bad "qtestlib: $1" qtestlib "$scratch/x.xml" "bm-import: $scratch/x.xml:$3"
+}
+bench_xml() {
+	printf '<TestCase name="t"><TestFunction name="f"><BenchmarkResult %s/></TestFunction></TestCase>' "$1"
+}
+bad_xml "a name over 256 bytes" "<$(printf '%300s' '' | tr ' ' a)/>" "1:258: name longer than 256 bytes"
+bad_xml "the input ends in a tag" '<TestCase name="t"' "1:19: expected '>'"
+bad_xml "no space before an attribute" '<TestCase name="t"x="1"></TestCase>' \
+	"1:19: expected a space before an attribute"
+bad_xml "a duplicate attribute" '<TestCase name="t" name="u"></TestCase>' "1:20: duplicate attribute 'name'"
+bad_xml "an attribute without a value" '<TestCase name></TestCase>' "1:15: expected '='"
+bad_xml "an unquoted value" '<TestCase name=t></TestCase>' "1:16: expected a quoted value"
+bad_xml "'<' in a value" '<TestCase name="a<b"></TestCase>' "1:18: '<' in an attribute value"
+bad_xml "an unterminated comment" '<TestCase name="t"><!-- never closed' "1:20: unterminated comment"
+bad_xml "an unterminated CDATA section" '<TestCase name="t"><![CDATA[ never closed' \
+	"1:29: unterminated CDATA section"
+bad_xml "a control character" "$(printf '<TestCase name="t">\001</TestCase>')" "1:20: control character in text"
+bad_xml "nesting beyond 32 levels" "<TestCase name=\"t\">$(printf '%70s' '' | sed 's/ /<a>/g')" \
+	"1:113: elements nested deeper than 32"
+bad_xml "more than 16 attributes" "<TestCase $(seq 40 | sed 's/.*/a&="1"/' | tr '\n' ' ')></TestCase>" \
+	"1:130: more than 16 attributes"
+bad_xml "an element left open" '<TestCase name="t"><TestFunction name="f">' "1:43: expected '</TestFunction>'"
+bad_xml "a second root element" '<TestCase name="t"></TestCase><TestCase name="u"></TestCase>' \
+	"1:31: content after the root element"
+bad_xml "another root element" '<a></a>' "1:1: expected <TestCase> as the root element, not <a>"
+bad_xml "text, no element" 'hello' "1:1: expected the root element"
+bad_xml "an unterminated XML declaration" '<?xml version="1.0"' "1:1: unterminated XML declaration"
+bad_xml "a DOCTYPE (entities are never expanded)" '<!DOCTYPE x [ <!ENTITY a "b"> ]><TestCase name="t"></TestCase>' \
+	"1:1: DOCTYPE is not supported"
+bad_xml "an end tag cut short" '<TestCase name="t"></TestCase' "1:30: expected '>'"
+bad_xml "a character reference past U+10FFFF" "$(bench_xml 'metric="M" value="1" iterations="1" tag="&#x110000;"')" \
+	"1:101: bad character reference"
+bad_xml "a value that is no number" "$(bench_xml 'metric="M" value="abc" iterations="1" tag=""')" \
+	"1:43: value: expected a number"
+bad_xml "a value beyond a double" "$(bench_xml 'metric="M" value="1e999" iterations="1" tag=""')" \
+	"1:43: value: expected a number"
+bad_xml "a result without a metric" "$(bench_xml 'value="1" iterations="1" tag=""')" \
+	"1:43: <BenchmarkResult> without a 'metric' attribute"
+
+# Google Benchmark's JSON: each wrong field named by its path.
+bad_gbench() {
+	printf '%s' "$2" >"$scratch/g.json"
+	bad "gbench: $1" gbench "$scratch/g.json" "bm-import: $scratch/g.json: $3"
+}
+run_json() {
+	printf '{"benchmarks": [{"name": "a", %s"real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}' "$1"
+}
+bad_gbench "not an object" '[1,2]' "expected a JSON object"
+bad_gbench "no benchmarks member" '{"context":{}}' "benchmarks: missing"
+bad_gbench "benchmarks not an array" '{"benchmarks": 5}' "benchmarks: expected an array"
+bad_gbench "a run that is no object" '{"benchmarks": [5]}' "benchmarks[0]: expected an object"
+bad_gbench "a run without a name" '{"benchmarks": [{"real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}' \
+	"benchmarks[0].name: missing"
+bad_gbench "a name that is no string" '{"benchmarks": [{"name": 5, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}' \
+	"benchmarks[0].name: expected a string"
+bad_gbench "a name over 4096 bytes" "$(printf '{"benchmarks": [{"name": "%s", "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}' \
+	"$(printf '%5000s' '' | tr ' ' a)")" "benchmarks[0].name: longer than 4096 bytes or holds a NUL byte"
+bad_gbench "a negative time" '{"benchmarks": [{"name": "a", "real_time": -1, "cpu_time": 1, "time_unit": "ns"}]}' \
+	"benchmarks[0].real_time: expected a non-negative number"
+bad_gbench "no real_time" '{"benchmarks": [{"name": "a", "cpu_time": 1, "time_unit": "ns"}]}' \
+	"benchmarks[0].real_time: missing"
+bad_gbench "an unknown run_type" "$(run_json '"run_type": "x", ')" \
+	'benchmarks[0].run_type: expected "iteration" or "aggregate"'
+bad_gbench "error_occurred not a boolean" "$(run_json '"error_occurred": "yes", ')" \
+	"benchmarks[0].error_occurred: expected true or false"
+bad_gbench "only a mean (no median, no iteration)" \
+	'{"benchmarks": [{"name": "a_mean", "run_name": "a", "run_type": "aggregate", "aggregate_name": "mean", "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}' \
+	"no benchmarks"
+printf '{"benchmarks": [%s,%s,%s]}' \
+	'{"name": "a", "run_name": "a", "run_type": "iteration", "real_time": 1, "cpu_time": 1, "time_unit": "ns"}' \
+	'{"name": "a", "run_name": "a", "run_type": "iteration", "real_time": 3, "cpu_time": 1, "time_unit": "ns"}' \
+	'{"name": "b", "error_occurred": true, "error_message": "boom", "real_time": 1, "cpu_time": 1, "time_unit": "ns"}' \
+	>"$scratch/reps.json"
+"$BM_IMPORT" gbench "$scratch/reps.json" -o "$scratch/reps.out.json" >/dev/null 2>&1
+check_eq "gbench: repetitions without aggregates give their median; an error fails its benchmark" \
+	"a ok walltime 2e-09 s
+b failed - - -" "$(rows "$scratch/reps.out.json")"
+run_json '"skipped": true, ' >"$scratch/skip.json"
+"$BM_IMPORT" gbench "$scratch/skip.json" -o "$scratch/skip.out.json" >/dev/null 2>&1
+check_eq "gbench: a skipped run is skipped" "a skipped - - -" "$(rows "$scratch/skip.out.json")"
 
 # A failing run over an existing report leaves it intact.
 cp "$scratch/cr.json" "$scratch/keep.json"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # libbm as a user gets it: `make install`, then a benchmark built with
 # `pkg-config --cflags --libs bm` against the shared library, run natively
 # and under bm-run (which finds libbm through the program's DT_NEEDED).
@@ -35,5 +36,37 @@ check_eq "it lists its benchmarks" "mine::loop[n=10] mine::loop[n=1000]" \
 "$BM_RUN" -q --env "LD_LIBRARY_PATH=$dest$libdir" -o "$scratch/mine.json" -- "$scratch/mine" >/dev/null 2>&1
 check_eq "bm-run finds libbm.so and measures each benchmark" "mine::loop[n=10] ok mine::loop[n=1000] ok" \
 	"$(json_get "$scratch/mine.json" 'join " ", map { "$_->{id} $_->{status}" } @{$j->{benchmarks}}')"
+
+# Outside the loader's own directories, pkg-config's flags give the
+# program an rpath to libdir (here under DESTDIR: pkg-config puts the
+# sysroot in front of it): it then runs without LD_LIBRARY_PATH, natively
+# and under bm-run, with no extra flag.
+case $libdir in
+/usr/lib | /lib | /usr/lib/*-linux-gnu | /lib/*-linux-gnu) ok "# SKIP libdir $libdir: the loader looks there itself" ;;
+*)
+	check_eq "bm.pc adds an rpath to $libdir" "-Wl,-rpath,$dest$libdir" "$(echo "$flags" | grep -o -- '-Wl,-rpath,[^ ]*')"
+	check "... which the program carries" sh -c "readelf -d '$scratch/mine' | grep -E 'R(UN)?PATH' | grep -q '$dest$libdir'"
+	check_eq "it runs natively without LD_LIBRARY_PATH" 2 "$(env -u LD_LIBRARY_PATH "$scratch/mine" --list | wc -l)"
+	env -u LD_LIBRARY_PATH "$BM_RUN" -q -o "$scratch/first.json" -- "$scratch/mine" >/dev/null 2>&1
+	check_eq "... and under bm-run with no extra flag" "ok ok" \
+		"$(json_get "$scratch/first.json" 'join " ", map { $_->{status} } @{$j->{benchmarks}}')"
+	;;
+esac
+
+# bm's Valgrind tool, when built, with Valgrind's core preload beside it.
+engine=$(find "$dest" -name bm-amd64-linux | head -n 1)
+enginedir=$(dirname "${engine:-.}")
+if [ -x "$top_builddir/simulator/engine/bm-amd64-linux" ]; then
+	check_eq "the bm engine and the core preload are installed in pkglibexecdir/valgrind" \
+		"$dest$prefix/libexec/bm/valgrind yes" \
+		"$enginedir $(test -f "$enginedir/vgpreload_core-amd64-linux.so" && echo yes)"
+	BM_ENGINE_DIR="$enginedir" "$BM_RUN" -q --engine bm --env "LD_LIBRARY_PATH=$dest$libdir" \
+		-o "$scratch/mine-engine.json" -- "$scratch/mine" >/dev/null 2>&1
+	check_eq "bm-run measures with the installed engine: the same cycles as callgrind" \
+		"$(json_get "$scratch/mine.json" 'join " ", map { $_->{cycles} } @{$j->{benchmarks}}')" \
+		"$(json_get "$scratch/mine-engine.json" 'join " ", map { $_->{cycles} } @{$j->{benchmarks}}')"
+else
+	ok "# SKIP the bm engine is not built"
+fi
 
 done_testing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the shell tests: TAP output (one "ok"/"not ok" line per check,
 # the plan at the end, so a test that dies early is an error), a scratch
 # directory, and callgrind runs configured as bm-run configures them.

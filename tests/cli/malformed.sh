@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Malformed callgrind files through bm-profile: each class of damage gets
 # exit status 2, one "FILE:LINE: what is wrong" line on stderr, and nothing
 # on stdout (no partial result).

@@ -1,11 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-server against a synthetic git history, over real HTTP: tokens,
 # uploads, every baseline rule, commit impact, history, changes, settings,
 # profiles, and every class of bad input (each leaving nothing stored).
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 
-db="$scratch/bm.db"
+db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create demo 2>"$scratch/err")
 check "project create prints an upload token" sh -c "echo '$tok' | grep -q '^bm_[0-9a-f]\{64\}$'"
 admin=$("$BM_SERVER_BIN" --db "$db" token create demo --admin 2>/dev/null)
@@ -37,7 +38,7 @@ upload "$tok" demo "$scratch/c5.json" >/dev/null
 # -- baselines --
 api GET /api/v1/projects/demo/commits/c1c1c1/report >/dev/null
 check_eq "the first commit: no baseline, and the verdict says so" \
-	"null no-baseline no baseline: the run was uploaded without its commit's ancestry" \
+	"null no-baseline no baseline: the run was uploaded without its commit's ancestry (a first commit, or a shallow clone: fetch the history, e.g. actions/checkout's fetch-depth: 0)" \
 	"$(body '($j->{baseline} // "null") . " $j->{verdict} $j->{baseline_reason}"')"
 api GET /api/v1/projects/demo/commits/c2c2c2/report >/dev/null
 check_eq "push: the parent's run is the baseline" \

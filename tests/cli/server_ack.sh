@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Acknowledged regressions (SPEC 4.1) against the real bm-server: who may
 # acknowledge what, the verdict "acknowledged" in the commit report, the
 # summary and bm-check (exit 0, the note shown), a pull request's
@@ -16,7 +17,7 @@ bmc() {
 	echo $?
 }
 
-db="$scratch/bm.db"
+db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create demo 2>/dev/null)
 admin=$("$BM_SERVER_BIN" --db "$db" token create demo --admin 2>/dev/null)
 "$BM_SERVER_BIN" --db "$db" project create other >/dev/null 2>&1

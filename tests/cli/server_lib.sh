@@ -1,5 +1,10 @@
+# SPDX-License-Identifier: MIT
 # Shared by the server tests: a real bm-server on a free loopback port
 # with a temporary database, reports made to order, and curl.
+#
+# The database is SQLite, or with BM_TEST_DB=postgresql one of a
+# throwaway PostgreSQL server this test starts (pg_lib.sh; the tests/cli/pg
+# wrappers run the server tests so): test_db gives one, db_query reads it.
 #
 # Source after lib.sh.
 
@@ -28,12 +33,59 @@ start_server() {
 	return 1
 }
 
+case ${BM_TEST_DB:-sqlite} in
+sqlite) ;;
+postgresql)
+	. "$top_srcdir/tests/cli/pg_lib.sh"
+	if ! pg_start 2>"$scratch/pg.err"; then
+		echo "Bail out! no PostgreSQL server for BM_TEST_DB=postgresql: $(tr '\n' ' ' <"$scratch/pg.err")"
+		pg_stop
+		exit 1
+	fi
+	;;
+*)
+	echo "Bail out! BM_TEST_DB is sqlite or postgresql, not '$BM_TEST_DB'"
+	exit 1
+	;;
+esac
+
+# test_db NAME: a new, empty database for this test to give bm-server's
+# --db: a file in the scratch directory, or a PostgreSQL database.
+test_db() {
+	if [ "${BM_TEST_DB:-sqlite}" = postgresql ]; then
+		pg_db "$1"
+	else
+		echo "$scratch/$1.db"
+	fi
+}
+
+# db_query DB SQL: the rows of SQL (fields separated by '|'), whichever
+# the backend.
+db_query() {
+	if [ "${BM_TEST_DB:-sqlite}" = postgresql ]; then
+		pg_psql "$1" "$2"
+	else
+		sqlite3 "$1" "$2"
+	fi
+}
+
+# on_sqlite: true when the tests run on SQLite (checks of its own files).
+on_sqlite() {
+	[ "${BM_TEST_DB:-sqlite}" = sqlite ]
+}
+
 stop_server() {
 	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
 	server_pid=
 }
 
-trap 'stop_server; rm -rf "$scratch"' EXIT
+# What a test that sets its own EXIT trap calls there too.
+server_cleanup() {
+	stop_server
+	[ "${BM_TEST_DB:-sqlite}" = sqlite ] || pg_stop
+	rm -rf "$scratch"
+}
+trap server_cleanup EXIT
 
 # api METHOD PATH [curl options]: the answer's body goes to $scratch/body,
 # its status is printed.
@@ -51,6 +103,20 @@ upload() {
 	file=$3
 	shift 3
 	api POST "/api/v1/projects/$project/runs" -H "Authorization: Bearer $token" --data-binary "@$file" "$@"
+}
+
+# answer METHOD PATH [curl options]: "== METHOD PATH STATUS" and the body,
+# with what changes from run to run as placeholders: the times the server
+# takes from its clock, and its address.
+answer() {
+	method=$1
+	path=$2
+	shift 2
+	status=$(api "$method" "$path" "$@")
+	printf '== %s %s %s\n' "$method" "$path" "$status"
+	sed -e 's#"\(at\|created_at\)":"[-0-9T:Z]*"#"\1":"TIME"#g' -e 's#"latest_upload":[0-9][0-9]*#"latest_upload":TIME#g' \
+		-e "s|$server_url|SERVER|g" "$scratch/body"
+	echo
 }
 
 # body EXPRESSION: evaluates a Perl expression over the last answer ($j).
@@ -95,7 +161,8 @@ make_report() {
 			tool => { name => "bm-run", version => "0.1.0", valgrind => "3.19.0" },
 			model => { id => $o{model} // "bm-model/1", frequency_hz => 3e9,
 				   weights => { l1_hit => 1, ll_hit => 5, ram => 35 },
-				   cache => { I1 => [32768, 8, 64], D1 => [32768, 8, 64], LL => [8388608, 16, 64] } },
+				   cache => { I1 => [32768, 8, 64], D1 => [32768, 8, 64], LL => [8388608, 16, 64] },
+				   warm_caches => ($o{warm} ? JSON::PP::true : JSON::PP::false) },
 			context => { platform => { compiler => "GCC 12.2.0", os => "Debian 12", arch => $o{arch} // "x86_64" },
 				     host => "ci-1", branch => $branch,
 				     commit => { sha => $sha, timestamp => $ts, ancestors => [grep { length } split /,/, $anc] },

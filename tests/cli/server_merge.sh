@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-server's two result tables: uploads gather in incoming_results and are
 # merged into the series-clustered results table once --merge-rows of them
 # are there.  Whatever table a result sits in, the API answers the same:
@@ -53,7 +54,7 @@ v1="$scratch/v1.db"
 sqlite3 "$v1" <"$top_srcdir/tests/cli/data/server-v1.sql"
 check_eq "the fixture is at schema version 1" 1 "$(sqlite3 "$v1" 'PRAGMA user_version')"
 start_server "$v1" || exit 1
-check_eq "opening it migrates it to the latest version, 4" 4 "$(sqlite3 "$v1" 'PRAGMA user_version')"
+check_eq "opening it migrates it to the latest version, 5" 5 "$(sqlite3 "$v1" 'PRAGMA user_version')"
 check_eq "version 3 keeps imported metrics in result_metrics" 0 "$(sqlite3 "$v1" 'SELECT count(*) FROM result_metrics')"
 check_eq "version 4 keeps acknowledgements" 0 "$(sqlite3 "$v1" 'SELECT count(*) FROM acknowledgements')"
 api GET "/api/v1/projects/v1/benchmarks/suite%3A%3Ab1/history?branch=main" >/dev/null

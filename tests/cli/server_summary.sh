@@ -1,11 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # GET .../summary, the projects page's rows: one per branch, model and
 # platform with pushes, its latest run against its baseline, counted.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 cd "$scratch" || exit 1
 
-db="$scratch/bm.db"
+db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
 start_server "$db" || exit 1
 make_report m1.json main a1a1a1 2026-11-01T10:00:00Z "" 100,100,100,100

@@ -1,11 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A project's tokens over the API (the settings page's): listed without
 # the tokens themselves, made (shown once), revoked; admin tokens only.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 cd "$scratch" || exit 1
 
-db="$scratch/bm.db"
+db=$(test_db bm)
 up=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
 admin=$("$BM_SERVER_BIN" --db "$db" token create app --admin 2>/dev/null)
 start_server "$db" || exit 1

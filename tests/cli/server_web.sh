@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-server serving the dashboard: the pages' routes give index.html, files
 # under /static/ with their types, every page with the Content-Security-
 # Policy, nothing outside the web directory, and a clear word when the

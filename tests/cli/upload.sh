@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bm-upload against the real bm-server over real HTTP, from a real git
 # repository with history: the context it fills (git, GitHub Actions,
 # GitLab CI, flags), idempotent retries, retries while the server starts
@@ -10,7 +11,7 @@
 
 BM_UPLOAD="$top_builddir/uploader/bm-upload"
 unset GITHUB_ACTIONS GITLAB_CI BM_SERVER BM_PROJECT BM_TOKEN
-db="$scratch/bm.db"
+db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
 start_server "$db" || exit 1
 # up ARGS...: bm-upload with the server, project and token from the

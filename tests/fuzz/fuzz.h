@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer entry point, shared by the harnesses and the corpus replayer. */
 #ifndef BM_FUZZ_H
 #define BM_FUZZ_H

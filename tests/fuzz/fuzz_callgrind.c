@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzzes the callgrind reader and everything built on what it accepts:
  * profiles, cycles, folded stacks, the system-call breakdown, the report
  * with its profile JSON, and thread merging.  Oracles: no crash or sanitizer report,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzzes bm-check's --config reader: any input either parses, with every
  * threshold in its range and every rule usable for matching, or fails
  * with a message. */

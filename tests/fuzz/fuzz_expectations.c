@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzzes bm-check's reader of Chromium-style expectations: any input
  * either fails with one line that names it, or gives expectations that
  * judge benchmarks of every status consistently with their keys. */

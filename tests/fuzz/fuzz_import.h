@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The oracle the importers' harnesses share (fuzz_import_*.c). */
 #ifndef BM_FUZZ_IMPORT_H
 #define BM_FUZZ_IMPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzzes bm-import's gbench importer: any input either gives a report with
  * at least one benchmark, every ok one with a finite metric, that the
  * bm-report/1 reader accepts back, or fails with a message. */

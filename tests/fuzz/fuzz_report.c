@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzzes the bm-report/1 reader: any JSON it accepts must write back and
  * read again to the same report. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzzes what bm-server does with an upload body before it writes
  * anything: JSON, the bm-report/1 reader, the server's own checks
  * (commit SHAs, RFC 3339 times, ancestry, pull request, duplicates,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs a fuzz harness over every file of its seed corpus, as part of
  * `make check` in every build (plain and sanitized), printing TAP.
  * usage: replay_NAME [DIR]; DIR defaults to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmarks for bm-run's tests, chosen with --filter: ordinary work with
  * parameters, sleeps, and every way a benchmark can fail. */
 #include <bm.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recursion (callgrind names deeper levels fib'2) and a loop over an
  * array, in two regions. */
 #include "region.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test programs measure regions the way libbm does (SPEC 1.1): statistics
  * zeroed, instrumentation on for the body only, one dump per region. */
 #ifndef BM_TEST_REGION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* qsort with a callback (calls into libc and back), malloc/free, and
  * inlined code from a header. */
 #include "region.h"

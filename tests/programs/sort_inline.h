@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inlined into sort.c, so its lines appear under fi=/fe= in the profile. */
 static inline unsigned next_random(unsigned *state)
 {

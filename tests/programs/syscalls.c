@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* System calls from several places: write, getpid, nanosleep (argv[1]
  * milliseconds, default 1) and an open/read/close of /proc/self/stat. */
 #include "region.h"

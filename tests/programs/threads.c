@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two worker threads: with --separate-threads=yes callgrind writes one file
  * per thread for each dump.  The workers wait for each other before they
  * work, so both are alive at once and get thread ids 2 and 3 every time

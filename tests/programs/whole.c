@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* No client requests: callgrind measures the whole program and writes one
  * dump at program termination, with calls=0 lines for the frames that
  * were already running when collection began. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The callgrind reader against hand-written files: every construct of the
  * format, and every class of malformed input with its exact message. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Commit impact, verdicts and the change/stability rule (lib/compare.c,
  * lib/change.c): the seed's worked examples and the deterministic-data
  * cases that statistical detectors cannot handle. */

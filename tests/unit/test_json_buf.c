@@ -1,4 +1,5 @@
-/* The server's JSON text writer (dashboard/json_buf.c): strings escaped
+/* SPDX-License-Identifier: MIT */
+/* The server's JSON text writer (lib/json_buf.c): strings escaped
  * and kept valid whatever their bytes, integers exact, reals as printf's
  * "%.15g" writes them (and read back as reals). */
 #include "json_buf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Splitting manifest lines into words, and reading manifest files. */
 #include "config.h"
 

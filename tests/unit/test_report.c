@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The report module: a full round trip through a file, the splitting of
  * benchmark ids, the layout of what is written, and every class of invalid
  * report with its exact message. */
@@ -486,7 +487,7 @@ START_TEST(invalid_reports_are_rejected_naming_the_field)
 	       "benchmarks[0].id: expected a non-empty string");
 	reject(HEAD "\"benchmarks\": [7]}", "benchmarks[0]: expected an object");
 	reject(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"fast\"}]}",
-	       "benchmarks[0].status: unknown status 'fast' (expected ok, failed or skipped)");
+	       "benchmarks[0].status: unknown status 'fast' (expected ok, failed, skipped or not-run)");
 	reject(HEAD "\"benchmarks\": [{\"id\": \"a\"}]}", "missing field 'benchmarks[0].status'");
 	reject(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"skipped\"},"
 		    " {\"id\": \"b\", \"status\": \"ok\", \"events\": {}, \"cycles\": 1,"

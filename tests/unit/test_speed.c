@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The comparable speed of a benchmark (benchmark_speed in lib/report.c):
  * simulated speed as it is; an imported metric as its value when it is a
  * rate and as 1 / value when it is a cost; 0 when there is nothing to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the Check unit tests: every suite reports TAP on stdout, one
  * line per test, so that `make check` counts test cases, not binaries. */
 #ifndef BM_TESTS_UNIT_H

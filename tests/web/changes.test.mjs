@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ranked changes: the BM ranking with DT and ST shown, stable changes
 // first, unchanged collapsed, other tolerances tried from the page.
 import test from 'node:test';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The commit / pull-request report: the baseline and its reason, the
 // gauge, benchmarks sorted failed first then by impact with the unchanged
 // collapsed, links to history and profile; and the XSS-named benchmark

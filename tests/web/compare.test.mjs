@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compare: two branches' latest results side by side; a local report
 // file (chosen with the file input, or dropped) compared against a branch
 // in the browser, never uploaded.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The history chart: uPlot with one point per commit, markers where the
 // model or platform changed, the value under the cursor, the commit on a
 // click, several benchmarks on one chart, an event metric.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the browser tests: the environment tests/web/run.sh gives
 // (the server's URL, tokens, what it uploaded), one Chromium per test
 // file, pages that fail the test on any script error or dialog, and

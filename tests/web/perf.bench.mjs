@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The dashboard's speed with real volumes (bench/dashboard.sh runs it;
 // make check does not: timings do not belong in the test suite), in
 // project "big": a commit report of 1,000 benchmarks, and a history of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every page on a phone-sized screen (390 px): nothing makes the page
 // scroll sideways (wide tables scroll inside their own box).
 import test from 'node:test';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The profile view of real bm-run profiles: the flame graph has one frame
 // per call stack prefix of `bm-profile --folded` (plus the root), the
 // differential flame graph against the baseline run, the sortable

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The projects page: every project, and per branch its latest run with
 // platform, counts and verdict, from the real server's data.
 import test from 'node:test';

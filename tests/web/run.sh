@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The dashboard in a real browser (Debian's chromium driven by
 # playwright-core, node --test) against the real bm-server with real
 # uploaded runs: a main branch's history with a model and a platform
@@ -33,7 +34,7 @@ command -v "$NODE" >/dev/null 2>&1 || skip "node is not installed (Debian: apt-g
 [ -f "$web/index.html" ] || skip "the dashboard was not built in '$web' (configure --disable-web?)"
 [ -f "$web/js/main.js" ] || skip "the dashboard's scripts are not in '$web/js'"
 
-db="$scratch/bm.db"
+db=$(test_db bm)
 project="web/demo" # a '/' in a name: every page address must encode it
 penc="web%2Fdemo"
 token=$("$BM_SERVER_BIN" --db "$db" project create "$project" 2>/dev/null) || exit 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Settings: an upload token is refused with the server's message; an admin
 // token changes the threshold, DT and ST; tokens are made and revoked.
 // On a project of their own (the other tests read the demo's settings).

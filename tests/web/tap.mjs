@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A node --test reporter that writes flat TAP for automake's TAP driver:
 // one "ok" / "not ok" line per test (node's own TAP reporter nests them),
 // the failure's message and the tests' own output as "#" comments, the

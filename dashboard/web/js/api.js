@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The server's JSON API (docs/bm-server.md), and showing its errors.
 import {h} from './dom.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building the page's elements.  Every value goes in as text (textContent,
 // createTextNode) or as an attribute value (setAttribute), never as HTML:
 // whatever a database value holds (a benchmark named "<img src=x

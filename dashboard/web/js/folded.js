@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A profile's call graph (functions and caller -> callee edges with their
 // inclusive cycles) as a tree of call stacks, for the flame graphs.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How numbers, times and names read on the pages.
 
 const nf = new Intl.NumberFormat('en-US');

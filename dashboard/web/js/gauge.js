@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The commit-impact gauge.
 //
 // Mapping (non-linear, so that small regressions show): the commit impact

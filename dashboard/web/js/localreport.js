@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading a bm-report/1 file in the browser (the compare page's dropped
 // file): never sent anywhere.
 
@@ -33,7 +34,7 @@ export async function readReport(file) {
     if (!b || typeof b.id !== 'string' || !b.id) fail(`${file.name}: benchmarks[${i}].id: expected a string`);
     if (seen.has(b.id)) fail(`${file.name}: benchmarks[${i}].id: '${b.id}' is given twice`);
     seen.add(b.id);
-    if (!['ok', 'failed', 'skipped'].includes(b.status)) fail(`${file.name}: benchmarks[${i}].status: expected ok, failed or skipped`);
+    if (!['ok', 'failed', 'skipped', 'not-run'].includes(b.status)) fail(`${file.name}: benchmarks[${i}].status: expected ok, failed, skipped or not-run`);
     if (b.status === 'ok' && !b.metric && !(typeof b.speed === 'number' && b.speed > 0))
       fail(`${file.name}: benchmarks[${i}].speed: expected a positive number`);
   });

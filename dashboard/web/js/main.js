@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The dashboard's entry point: the layout around every page, and which
 // module draws which address.
 import {h, clear, fill} from './dom.js';

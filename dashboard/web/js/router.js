@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // History-API routing: links inside the dashboard change the page without
 // a reload; the server answers index.html for every page address.
 

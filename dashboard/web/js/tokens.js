@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tokens pasted into a page stay in this browser tab (sessionStorage) and
 // go only to this server, in the Authorization header.  kind 'admin' is
 // the settings page's admin token; 'any' the commit page's token for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pages' addresses (bm-server's upload answer and bm-check link to the
 // commit page, so that one must not change).  NAME, SHA, ID and RUN are
 // one percent-encoded path segment each ('/' is %2F).

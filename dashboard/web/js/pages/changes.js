@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /projects/NAME/changes?branch=B[&metric=M][&dt=X][&st=N]: the BM
 // ranking of every benchmark's current change on a branch (the last value
 // against the latest one that differs from it by more than DT), stable

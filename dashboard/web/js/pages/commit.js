@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /projects/NAME/commits/SHA[?pr=N]: one commit (or pull request) against
 // its baseline: the baseline and why, the commit impact on a gauge, every
 // benchmark's impact (failed first, unchanged collapsed), with links to

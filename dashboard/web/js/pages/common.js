@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pieces several pages share: verdict and status badges, impact bars, the
 // benchmark comparison table (commit report, compare), branch pickers.
 import {h, table, lazyDetails} from '../dom.js';
@@ -65,6 +66,18 @@ export function select(label, options, value, onchange, attrs = {}) {
 }
 
 // A compact event summary: Ir and cache misses, head against base.
+// The rule of uploader/gate.h (gate_layout_only, GATE_LAYOUT_MISSES_MAX):
+// the same Ir, Dr and Dw, and at most 16 cache misses moved in all: what
+// other code moving the benchmark's lines does.
+export const LAYOUT_MISSES_MAX = 16;
+export function layoutOnly(ev, base) {
+  if (!ev || !base) return false;
+  for (const k of ['Ir', 'Dr', 'Dw']) if (ev[k] === undefined || ev[k] !== base[k]) return false;
+  let moved = 0;
+  for (const k of ['I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr', 'DLmw']) moved += Math.abs((ev[k] ?? 0) - (base[k] ?? 0));
+  return moved > 0 && moved <= LAYOUT_MISSES_MAX;
+}
+
 export function eventDeltas(ev, base) {
   if (!ev || !base) return null;
   const l1 = (e) => (e.I1mr ?? 0) + (e.D1mr ?? 0) + (e.D1mw ?? 0);
@@ -81,5 +94,7 @@ export function eventDeltas(ev, base) {
   item('L1 miss', l1(ev), l1(base));
   item('LL miss', ll(ev), ll(base));
   if (ev.sysCount !== undefined && base.sysCount !== undefined) item('syscalls', ev.sysCount, base.sysCount);
+  if (layoutOnly(ev, base))
+    parts.unshift(h('span', {class: 'delta layout', title: 'the same instructions; only a few cache misses moved, as when other code moves this code'}, 'code layout'));
   return parts.length ? h('span', {class: 'deltas'}, parts) : h('span', {class: 'zero'}, 'same events');
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /projects/NAME/compare?a=BRANCH&b=BRANCH: the latest results of two
 // branches side by side (b against a); and a bm-report/1 file dropped on
 // the page (or chosen with the file button) compared against branch a's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /projects/NAME/benchmarks/ID/history?branch=B[&metric=M][&also=ID2&also=ID3]:
 // a uPlot chart of one or several benchmarks' series on a branch (speed
 // or any event metric); the legend and the line above the chart show the

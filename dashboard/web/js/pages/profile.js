@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /projects/NAME/runs/RUN/benchmarks/ID/profile[?base=RUN2]: one
 // benchmark's profile in one run: a flame graph by cycles (d3-flame-graph),
 // a differential flame graph against the baseline run's profile (base=,
@@ -139,7 +140,10 @@ export async function render(ctx) {
       h('h2', null, 'Summary'),
       h('p', null, h('strong', null, `${f.int(totalCycles)} cycles`), ` · ${f.plural(fns.length, 'function')} · ${f.plural(stacks, 'call stack')}`),
       totals.length ? h('p', {class: 'meta'}, totals.filter(([e]) => !e.startsWith('sys')).map(([e, v], i) => [i ? ' · ' : '', `${e} ${f.int(v)}`])) : null,
-      h('p', {class: 'meta'}, 'Cycles are the cost model\'s estimate from the simulated CPU\'s events; system calls are counted apart (below).')));
+      h('p', {class: 'meta'}, 'Cycles are the cost model\'s estimate from the simulated CPU\'s events; system calls are counted apart (below).'),
+      profile.call_graph === false
+        ? h('p', {class: 'warning no-call-graph'}, 'This run has no call graph: the engine that measured it (bm-run --engine bm) keeps none. Costs are each function\'s own; inclusive costs equal them and the flame graph is flat.')
+        : null));
 
     // -- flame graphs
     const headBox = h('div', {class: 'flame', id: 'flame-head'});

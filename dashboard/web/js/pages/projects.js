@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // "/": every project, and per branch, cost model and platform its latest
 // run against its baseline: when, how many benchmarks, how many failed,
 // regressed or improved beyond the project's threshold, the commit impact

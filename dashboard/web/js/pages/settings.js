@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /projects/NAME/settings: the project's regression threshold (0-50%),
 // DT and ST, changed with an admin token pasted here; new tokens; and the
 // acknowledged regressions, each of which an admin may withdraw.

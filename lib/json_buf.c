@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON text into a buffer: see json_buf.h. */
 #include "config.h"
 
 #include "json_buf.h"
 
-#include "json_text.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -63,7 +64,7 @@ void json_buf_string(struct json_buf *b, const char *s)
 			append(b, esc, 6);
 			i++;
 		} else {
-			size_t len = json_utf8_length((const unsigned char *)s + i, n - i);
+			size_t len = utf8_sequence_length((const unsigned char *)s + i, n - i);
 			if (len)
 				append(b, s + i, len);
 			else

@@ -1,7 +1,10 @@
-/* JSON text written straight into a growing buffer, for answers too large
- * to build as a Jansson tree first (a history of 10,000 points is 70,000
- * values: building, dumping and freeing the tree cost ten times the
- * writing).  The caller writes the punctuation; these write values. */
+/* SPDX-License-Identifier: MIT */
+/* JSON text written straight into a growing buffer, without Jansson: for
+ * the server's answers too large to build as a Jansson tree first (a
+ * history of 10,000 points is 70,000 values: building, dumping and freeing
+ * the tree cost ten times the writing), and for libbm's native report
+ * (libbm, linked into users' programs, does not bring Jansson along).
+ * The caller writes the punctuation; these write values. */
 #ifndef BM_JSON_BUF_H
 #define BM_JSON_BUF_H
 

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * Callgrind's call graph (callgrind/bbcc.c setup_bbcc and callstack.c,
+ * Valgrind 3.19), kept where a superblock ends in a call, a return or a
+ * jump that callgrind takes for a call, instead of at every block.  A
+ * call's inclusive cost is the difference of the calling thread's totals
+ * between its entry and its return, as callgrind's is; calls to PLT stubs
+ * are skipped (--skip-plt=yes): the stub's cost is the call site's and the
+ * function it jumps to is called from the call site. */
+#include "engine.h"
+
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+
+ULong engine_total[EV_COUNT];
+
+struct frame {
+	struct edge *edge;         /* NULL: a skipped call */
+	struct instr *site;        /* the call site (of its edge) */
+	Addr sp;                   /* the stack pointer at the callee's entry */
+	Addr ret;                  /* where a real call returns to, or 0 */
+	ULong enter[EV_COUNT];     /* the thread's totals at the entry */
+	struct instr *nonskipped;  /* the thread's before this call */
+	const struct fn *caller;   /* the thread's current function before it */
+};
+
+#define CG_SIGNALS_MAX 16
+
+struct thread {
+	struct frame *frames;
+	Int depth, cap;
+	ULong kept[EV_COUNT];      /* its totals while another thread runs */
+	ULong lastdump[EV_COUNT];  /* its totals at the last dump or zeroing */
+	/* Inside skipped code (a PLT stub): the call site it was called from,
+	 * whose skipped cost grows by what runs until skip_start moves. */
+	struct instr *nonskipped;
+	ULong skip_start[EV_COUNT];
+	/* The function its costs are charged to: the last one called (not
+	 * through a PLT stub) of the calls in progress, or the one it started
+	 * in (callgrind's context). */
+	const struct fn *current;
+	/* The contexts that signal handlers interrupted, innermost last. */
+	struct signal_cxt {
+		Int depth;
+		const struct fn *current;
+		struct instr *nonskipped;
+		ULong start[EV_COUNT];
+	} signals[CG_SIGNALS_MAX];
+	Int nsignals; /* may exceed CG_SIGNALS_MAX: those are not kept */
+};
+
+static struct thread *threads; /* VG_N_THREADS */
+static ThreadId running = 1;
+static VgHashTable *places, *fns;
+
+/* A thread's totals: the running one's are engine_total, the others'
+ * are kept aside. */
+static inline void totals(const struct thread *t, ULong out[EV_COUNT])
+{
+	VG_(memcpy)(out, t == &threads[running] ? engine_total : t->kept, EV_COUNT * sizeof *out);
+}
+
+static inline void add_diff(ULong *dst, ULong old[EV_COUNT], const ULong now[EV_COUNT])
+{
+	for (Int e = 0; e < EV_COUNT; e++) {
+		dst[e] += now[e] - old[e];
+		old[e] = now[e];
+	}
+}
+
+/* Valgrind runs one thread at a time: the totals of the one that stops
+ * are kept aside, the one that starts goes on from its own. */
+static void start_client_code(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	if (tid == running)
+		return;
+	struct thread *old = &threads[running], *new = &threads[tid];
+	VG_(memcpy)(old->kept, engine_total, sizeof old->kept);
+	VG_(memcpy)(engine_total, new->kept, sizeof engine_total);
+	running = tid;
+	block_expect(new->current);
+}
+
+const struct fn *callgraph_current(const struct fn *home)
+{
+	struct thread *t = &threads[running];
+	if (!t->current && home) {
+		t->current = home;
+		block_expect(home);
+	}
+	return t->current;
+}
+
+static void set_current(struct thread *t, const struct fn *fn)
+{
+	t->current = fn;
+	if (t == &threads[running])
+		block_expect(fn);
+}
+
+void callgraph_init(void)
+{
+	threads = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *threads);
+	places = VG_(HT_construct)("bm.places");
+	fns = VG_(HT_construct)("bm.fns");
+	VG_(track_start_client_code)(start_client_code);
+}
+
+/* ---- functions ---- */
+
+static UWord hash_of(const HChar *s, UWord h)
+{
+	for (; *s; s++)
+		h = h * 31 + (UChar)*s;
+	return h * 31;
+}
+
+static Word same_fn(const void *a, const void *b)
+{
+	const struct fn *x = a, *y = b;
+	return VG_(strcmp)(x->obj, y->obj) || VG_(strcmp)(x->file, y->file) || VG_(strcmp)(x->name, y->name);
+}
+
+/* The source file of a (dir/file), newly allocated. */
+static HChar *file_at(Addr a)
+{
+	const HChar *s, *dir;
+	UInt line;
+	if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &s, &dir, &line) || !s || !*s)
+		return VG_(strdup)("bm.name", "???");
+	if (dir && *dir && *s != '/') {
+		HChar *file = VG_(malloc)("bm.name", VG_(strlen)(dir) + VG_(strlen)(s) + 2);
+		VG_(sprintf)(file, "%s/%s", dir, s);
+		return file;
+	}
+	return VG_(strdup)("bm.name", s);
+}
+
+/* The function callgrind names for a block starting at a. */
+static const struct fn *fn_at(Addr a)
+{
+	DiEpoch ep = VG_(current_DiEpoch)();
+	const HChar *s;
+	struct fn key;
+	key.obj = VG_(strdup)("bm.name", VG_(get_objname)(ep, a, &s) && s && *s ? s : "???");
+	key.file = file_at(a);
+	if (VG_(get_fnname)(ep, a, &s) && s && *s) {
+		key.name = VG_(strdup)("bm.name", s);
+	} else {
+		/* No symbol: the block's address in its object. */
+		const DebugInfo *di = VG_(find_DebugInfo)(ep, a);
+		key.name = VG_(malloc)("bm.name", 24);
+		VG_(sprintf)(key.name, "0x%016lx", a - (di ? VG_(DebugInfo_get_text_bias)(di) : 0));
+	}
+	key.hash = hash_of(key.name, hash_of(key.file, hash_of(key.obj, 0)));
+	struct fn *fn = VG_(HT_gen_lookup)(fns, &key, same_fn);
+	if (fn) {
+		VG_(free)(key.obj);
+		VG_(free)(key.file);
+		VG_(free)(key.name);
+		return fn;
+	}
+	fn = VG_(malloc)("bm.fn", sizeof *fn);
+	*fn = key;
+	VG_(HT_add_node)(fns, fn);
+	return fn;
+}
+
+/* ---- places ---- */
+
+struct place *place_of(Addr a)
+{
+	struct place *p = VG_(HT_lookup)(places, a);
+	if (p)
+		return p;
+	p = VG_(calloc)("bm.place", 1, sizeof *p);
+	p->addr = a;
+	DiEpoch ep = VG_(current_DiEpoch)();
+	const HChar *name;
+	p->sect = VG_(DebugInfo_sect_kind)(NULL, a);
+	p->obj = VG_(find_DebugInfo)(ep, a);
+	if (VG_(get_fnname)(ep, a, &name)) {
+		p->is_entry = VG_(get_fnname_if_entry)(ep, a, &name);
+		p->pop_on_jump = VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
+	}
+	p->skip = p->sect == Vg_SectPLT;
+	p->fn = fn_at(a);
+	VG_(HT_add_node)(places, p);
+	return p;
+}
+
+static Bool jump_is_call(const struct place *from, const struct place *to)
+{
+	return to->is_entry || to->sect != from->sect || to->obj != from->obj;
+}
+
+Bool callgraph_jump_is_call(const struct place *from, Addr to)
+{
+	return jump_is_call(from, place_of(to));
+}
+
+/* ---- the stack ---- */
+
+static void set_nonskipped_slow(struct thread *t, struct instr *site)
+{
+	ULong now[EV_COUNT];
+	totals(t, now);
+	if (t->nonskipped) {
+		if (!t->nonskipped->skipped)
+			t->nonskipped->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
+		add_diff(t->nonskipped->skipped, t->skip_start, now);
+	}
+	t->nonskipped = site;
+	VG_(memcpy)(t->skip_start, now, sizeof now);
+}
+
+static inline void set_nonskipped(struct thread *t, struct instr *site)
+{
+	if (site != t->nonskipped)
+		set_nonskipped_slow(t, site);
+}
+
+static struct edge *edge_get(struct instr *site, Addr to, const struct fn *callee)
+{
+	for (struct edge *e = site->edges; e; e = e->next)
+		if (e->to == to && e->callee == callee)
+			return e;
+	struct edge *e = VG_(calloc)("bm.edge", 1, sizeof *e);
+	e->to = to;
+	e->callee = callee;
+	e->next = site->edges;
+	site->edges = e;
+	return e;
+}
+
+static void push(struct thread *t, struct instr *site, const struct place *callee, Addr sp, Addr ret)
+{
+	Addr to = callee->addr;
+	Bool skip = callee->skip;
+	if (t->depth == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->frames = VG_(realloc)("bm.frames", t->frames, t->cap * sizeof *t->frames);
+	}
+	struct frame *f = &t->frames[t->depth++];
+	/* (Field by field: a compound literal would clear the whole frame
+	 * first, on every call.) */
+	f->edge = NULL;
+	f->site = site;
+	f->sp = sp;
+	f->ret = ret;
+	f->nonskipped = t->nonskipped;
+	f->caller = t->current;
+	if (!skip) {
+		set_current(t, callee->fn);
+		/* A call from skipped code is the call site's. */
+		if (t->nonskipped)
+			f->site = t->nonskipped;
+		f->edge = edge_get(f->site, to, t->current);
+		f->edge->calls++;
+		totals(t, f->enter);
+		set_nonskipped(t, NULL);
+	} else if (!t->nonskipped) {
+		set_nonskipped(t, site);
+	}
+}
+
+static void pop(struct thread *t)
+{
+	struct frame *f = &t->frames[--t->depth];
+	if (f->edge) {
+		ULong now[EV_COUNT];
+		totals(t, now);
+		add_diff(f->edge->cost, f->enter, now);
+	}
+	set_nonskipped(t, f->nonskipped);
+	set_current(t, f->caller);
+}
+
+/* Pops the frames the stack pointer has left (and minpops more at it). */
+static Int unwind(struct thread *t, Addr sp, Int minpops)
+{
+	Int n = 0;
+	while (t->depth > 0) {
+		struct frame *top = &t->frames[t->depth - 1];
+		if (!(top->sp < sp || (top->sp == sp && minpops > 0)))
+			break;
+		minpops--;
+		n++;
+		pop(t);
+	}
+	return n;
+}
+
+/* A return with an empty stack: callgrind makes up a call, lasting since
+ * the last dump, from the instruction before the one returned to. */
+static void underflow(struct thread *t, struct place *from, Addr target)
+{
+	/* From the function returned to, to the one that returns. */
+	const struct fn *callee = t->current ? t->current : from->fn;
+	set_current(t, place_of(target)->fn);
+	struct instr *site = instr_get(target - 1, 0, t->current);
+	struct edge *e = edge_get(site, from->addr, callee);
+	e->calls++;
+	ULong now[EV_COUNT], enter[EV_COUNT];
+	totals(t, now);
+	VG_(memcpy)(enter, t->lastdump, sizeof enter);
+	add_diff(e->cost, enter, now);
+}
+
+/* What setup_bbcc does at the start of the block after this one; to is
+ * target's place where the translation knew it (else NULL). */
+static void event(enum cg_kind kind, struct instr *site, Addr target, struct place *to, Addr sp,
+		  struct place *from, Bool real_call)
+{
+	struct thread *t = &threads[running];
+	/* The call site's record for the function its block was charged to. */
+	if (site && kind != CG_RETURN)
+		site = instr_for(site, t->current);
+	Int popcount = 1;
+	Bool ret_without_call = False;
+	if (kind == CG_RETURN && t->depth > 0) {
+		/* A return that does not match the top call is a jump. */
+		Int up = t->depth - 1;
+		struct frame *top = &t->frames[up];
+		if (sp < top->sp) {
+			popcount = 0;
+		} else if (top->sp == sp) {
+			for (;;) {
+				if (top->ret == target)
+					break;
+				if (up > 0 && t->frames[up - 1].sp == sp) {
+					top = &t->frames[--up];
+					popcount++;
+					continue;
+				}
+				popcount = 0;
+				break;
+			}
+		}
+		if (popcount == 0) {
+			kind = CG_JUMP;
+			ret_without_call = True;
+			site = instr_for(site, t->current);
+		}
+	}
+	Bool emulated = False;
+	if (kind == CG_JUMP) {
+		if (!to)
+			to = place_of(target);
+		if (!ret_without_call && !jump_is_call(from, to))
+			return (void)unwind(t, sp, 0);
+		if (from->pop_on_jump && t->depth > 0 && t->frames[t->depth - 1].edge) {
+			/* The resolver's jump to the resolved function: a call
+			 * from where the resolver was called. */
+			struct frame *top = &t->frames[t->depth - 1];
+			site = top->site;
+			sp = top->sp;
+			pop(t);
+		}
+		kind = CG_CALL;
+		emulated = True;
+	}
+	if (kind == CG_RETURN) {
+		if (t->depth == 0)
+			underflow(t, from, target);
+		else
+			unwind(t, sp, popcount);
+		return;
+	}
+	unwind(t, sp, 0);
+	if (emulated && t->depth > 0)
+		sp = t->frames[t->depth - 1].sp;
+	push(t, site, to ? to : place_of(target), sp, real_call ? site->addr + site->size : 0);
+}
+
+/* ---- signal handlers ----
+ *
+ * A handler runs in a context of its own, as callgrind runs it: it is
+ * charged to its own function, called by nothing, and its calls (and its
+ * return to the kernel's trampoline, a return that matches no call) are
+ * unwound when it ends; then the interrupted context goes on. */
+
+void callgraph_signal_start(ThreadId tid)
+{
+	struct thread *t = &threads[tid];
+	if (t->nsignals < CG_SIGNALS_MAX) {
+		struct signal_cxt *c = &t->signals[t->nsignals];
+		*c = (struct signal_cxt){t->depth, t->current, t->nonskipped, {0}};
+		totals(t, c->start);
+	}
+	t->nsignals++;
+	set_nonskipped(t, NULL);
+	set_current(t, NULL);
+}
+
+/* At its rt_sigreturn, before that block is taken back. */
+void callgraph_signal_return(ThreadId tid)
+{
+	struct thread *t = &threads[tid];
+	if (t->nsignals > 0 && t->nsignals <= CG_SIGNALS_MAX)
+		while (t->depth > t->signals[t->nsignals - 1].depth)
+			pop(t);
+}
+
+void callgraph_signal_end(ThreadId tid)
+{
+	struct thread *t = &threads[tid];
+	if (t->nsignals == 0 || --t->nsignals >= CG_SIGNALS_MAX)
+		return;
+	const struct signal_cxt *c = &t->signals[t->nsignals];
+	while (t->depth > c->depth)
+		pop(t);
+	set_nonskipped(t, c->nonskipped);
+	set_current(t, c->current);
+	/* The handler's cost is part of no call it interrupted. */
+	ULong now[EV_COUNT];
+	totals(t, now);
+	for (Int e = 0; e < EV_COUNT; e++) {
+		ULong spent = now[e] - c->start[e];
+		for (Int k = 0; k < t->depth; k++)
+			t->frames[k].enter[e] += spent;
+		t->skip_start[e] += spent;
+	}
+}
+
+void callgraph_call(struct instr *site, Addr target, struct place *to, Addr sp)
+{
+	event(CG_CALL, site, target, to, sp, NULL, True);
+}
+
+/* site is the return instruction: a return that matches no call (from a
+ * signal handler to the kernel's trampoline, say) is taken as a call from
+ * there, as callgrind takes it. */
+void callgraph_return(struct instr *site, Addr target, Addr sp, struct place *from)
+{
+	event(CG_RETURN, site, target, NULL, sp, from, False);
+}
+
+void callgraph_jump(struct instr *site, Addr target, struct place *to, Addr sp, struct place *from)
+{
+	event(CG_JUMP, site, target, to, sp, from, False);
+}
+
+/* ---- dumps ---- */
+
+void callgraph_before_dump(void)
+{
+	for (ThreadId tid = 1; tid < VG_N_THREADS; tid++) {
+		struct thread *t = &threads[tid];
+		ULong now[EV_COUNT];
+		totals(t, now);
+		for (Int k = 0; k < t->depth; k++)
+			if (t->frames[k].edge)
+				add_diff(t->frames[k].edge->cost, t->frames[k].enter, now);
+		if (t->nonskipped) {
+			struct instr *site = t->nonskipped;
+			if (!site->skipped)
+				site->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
+			add_diff(site->skipped, t->skip_start, now);
+		}
+	}
+}
+
+void callgraph_zero(void)
+{
+	for (ThreadId tid = 1; tid < VG_N_THREADS; tid++) {
+		struct thread *t = &threads[tid];
+		ULong now[EV_COUNT];
+		totals(t, now);
+		for (Int k = 0; k < t->depth; k++)
+			VG_(memcpy)(t->frames[k].enter, now, sizeof now);
+		VG_(memcpy)(t->lastdump, now, sizeof now);
+		VG_(memcpy)(t->skip_start, now, sizeof now);
+	}
+}
+
+void callgraph_unwind_all(void)
+{
+	for (ThreadId tid = 1; tid < VG_N_THREADS; tid++) {
+		while (threads[tid].depth > 0)
+			pop(&threads[tid]);
+		set_current(&threads[tid], NULL);
+	}
+}

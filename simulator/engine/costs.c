@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * Where the counts go: the table of instruction records, the segments the
+ * translations count in, and the blocks (translated superblocks).
+ *
+ * Callgrind charges a block's costs to the function whose call is in
+ * progress (callgrind/bbcc.c: a BBCC per block and context), which is the
+ * block's own function except where its code was entered by a jump from
+ * another function (glibc's memset jumping into the code of
+ * __memset_sse2_unaligned_erms, a .cold part, code without a symbol).  The
+ * translations count for the block's own function; each block's entry
+ * compares the call graph's current function with its own (one load and
+ * compare), and only where they differ does block_enter run: it keeps a
+ * snapshot of the block's counts, and at the next block's entry the
+ * difference moves to the records of the current function. */
+#include "engine.h"
+
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+
+static VgHashTable *table;
+static struct instr *retired; /* replaced by other code at their address */
+static struct segment *segments;
+
+void instr_table_init(void)
+{
+	table = VG_(HT_construct)("bm.instrs");
+}
+
+struct instr *instr_find(Addr addr)
+{
+	return VG_(HT_lookup)(table, addr);
+}
+
+struct instr *instr_get(Addr addr, UInt size, const struct fn *fn)
+{
+	struct instr *head = instr_find(addr);
+	if (head && head->size != size) {
+		/* Other code at the address (an unmapped library's successor):
+		 * the old records leave the table for the retired list, where
+		 * their costs are still counted. */
+		VG_(HT_remove)(table, addr);
+		head->next = retired;
+		retired = head;
+		head = NULL;
+	}
+	for (struct instr *i = head; i; i = i->other)
+		if (i->fn == fn)
+			return i;
+	struct instr *i = VG_(calloc)("bm.instr", 1, sizeof *i);
+	i->addr = addr;
+	i->size = size;
+	i->fn = fn;
+	if (head) {
+		i->other = head->other;
+		head->other = i;
+	} else {
+		VG_(HT_add_node)(table, i);
+	}
+	return i;
+}
+
+struct instr *instr_for(struct instr *i, const struct fn *fn)
+{
+	if (i->fn == fn || !fn)
+		return i;
+	for (struct instr *o = instr_find(i->addr); o && o->size == i->size; o = o->other)
+		if (o->fn == fn)
+			return o;
+	return instr_get(i->addr, i->size, fn);
+}
+
+/* ---- blocks entered from another function ---- */
+
+ULong engine_expect;
+static struct block *pending;          /* the block whose costs move, */
+static const struct fn *pending_fn;    /* to this function's records */
+
+/* The counts a block's execution changes: its segments' and the events
+ * of its instructions that helpers count (all but the system calls, which
+ * post_syscall charges to the current function itself). */
+#define SNAP_EVENTS (EV_DLMW + 1)
+
+static void snapshot(struct block *b)
+{
+	if (!b->snap)
+		b->snap = VG_(malloc)("bm.snap", (b->nsegs + b->ninstrs * SNAP_EVENTS) * sizeof(ULong));
+	ULong *s = b->snap;
+	for (UInt k = 0; k < b->nsegs; k++)
+		*s++ = b->segs[k]->count;
+	for (UInt k = 0; k < b->ninstrs; k++)
+		for (Int e = 0; e < SNAP_EVENTS; e++)
+			*s++ = b->instrs[k]->cost[e];
+}
+
+/* Moves what the pending block counted since its snapshot to the records
+ * of pending_fn. */
+static void settle(void)
+{
+	if (!pending)
+		return;
+	struct block *b = pending;
+	pending = NULL;
+	const ULong *s = b->snap;
+	for (UInt k = 0; k < b->nsegs; k++, s++) {
+		struct segment *sg = b->segs[k];
+		ULong d = sg->count - *s;
+		if (!d)
+			continue;
+		sg->count -= d;
+		for (UInt j = 0; j < sg->n; j++)
+			instr_for(sg->items[j].i, pending_fn)->cost[sg->items[j].event] += d;
+	}
+	for (UInt k = 0; k < b->ninstrs; k++, s += SNAP_EVENTS) {
+		struct instr *i = b->instrs[k], *to = NULL;
+		for (Int e = 0; e < SNAP_EVENTS; e++) {
+			ULong d = i->cost[e] - s[e];
+			if (!d)
+				continue;
+			if (!to)
+				to = instr_for(i, pending_fn);
+			i->cost[e] -= d;
+			to->cost[e] += d;
+		}
+	}
+}
+
+void block_expect(const struct fn *fn)
+{
+	engine_expect = pending ? 0 : (ULong)(HWord)fn;
+}
+
+VG_REGPARM(1) void block_enter(struct block *b)
+{
+	settle();
+	const struct fn *now = callgraph_current(b->own);
+	b->last_caller = now != b->home ? now : NULL;
+	if (b->last_caller) {
+		snapshot(b);
+		pending = b;
+		pending_fn = now;
+	}
+	block_expect(now);
+}
+
+/* ---- segments and records ---- */
+
+struct segment *segment_new(const struct item *items, UInt n)
+{
+	struct segment *sg = VG_(calloc)("bm.segment", 1, sizeof *sg);
+	sg->n = n;
+	sg->items = VG_(malloc)("bm.segment.items", n * sizeof *sg->items);
+	VG_(memcpy)(sg->items, items, n * sizeof *sg->items);
+	sg->next = segments;
+	segments = sg;
+	return sg;
+}
+
+struct block *block_new(const struct fn *home, const struct fn *own)
+{
+	struct block *b = VG_(calloc)("bm.block", 1, sizeof *b);
+	b->home = home;
+	b->own = own;
+	return b;
+}
+
+void block_set(struct block *b, struct instr *const *instrs, UInt ninstrs, struct segment *const *segs,
+	       UInt nsegs)
+{
+	b->ninstrs = ninstrs;
+	b->nsegs = nsegs;
+	b->instrs = VG_(malloc)("bm.block.instrs", (ninstrs ? ninstrs : 1) * sizeof *b->instrs);
+	VG_(memcpy)(b->instrs, instrs, ninstrs * sizeof *b->instrs);
+	b->segs = VG_(malloc)("bm.block.segs", (nsegs ? nsegs : 1) * sizeof *b->segs);
+	VG_(memcpy)(b->segs, segs, nsegs * sizeof *b->segs);
+}
+
+/* The segments' counts to their instructions. */
+static void segments_flush(void)
+{
+	settle();
+	for (struct segment *sg = segments; sg; sg = sg->next) {
+		if (!sg->count)
+			continue;
+		for (UInt k = 0; k < sg->n; k++)
+			sg->items[k].i->cost[sg->items[k].event] += sg->count;
+		sg->count = 0;
+	}
+}
+
+static Bool has_cost(const struct instr *i)
+{
+	return i->cost[EV_IR] || i->cost[EV_SYSCOUNT] || i->edges || i->skipped;
+}
+
+void instr_table_each(void (*f)(const struct instr *i, void *data), void *data)
+{
+	segments_flush();
+	block_expect(callgraph_current(NULL));
+	VG_(HT_ResetIter)(table);
+	struct instr *head;
+	while ((head = VG_(HT_Next)(table)))
+		for (struct instr *i = head; i; i = i->other)
+			if (has_cost(i))
+				f(i, data);
+	for (head = retired; head; head = head->next)
+		for (struct instr *i = head; i; i = i->other)
+			if (has_cost(i))
+				f(i, data);
+}
+
+static void zero_instr(struct instr *i)
+{
+	VG_(memset)(i->cost, 0, sizeof i->cost);
+	for (struct edge *e = i->edges; e; e = e->next) {
+		e->calls = 0;
+		VG_(memset)(e->cost, 0, sizeof e->cost);
+	}
+	if (i->skipped)
+		VG_(memset)(i->skipped, 0, EV_COUNT * sizeof *i->skipped);
+}
+
+void instr_table_zero(void)
+{
+	settle();
+	block_expect(callgraph_current(NULL));
+	for (struct segment *sg = segments; sg; sg = sg->next)
+		sg->count = 0;
+	VG_(HT_ResetIter)(table);
+	struct instr *head;
+	while ((head = VG_(HT_Next)(table)))
+		for (struct instr *i = head; i; i = i->other)
+			zero_instr(i);
+	for (head = retired; head; head = head->next)
+		for (struct instr *i = head; i; i = i->other)
+			zero_instr(i);
+}
+
+/* ---- taking a superblock's last execution back ---- */
+
+static VgHashTable *sbs;
+
+struct sb *sb_find(Addr after)
+{
+	return sbs ? VG_(HT_lookup)(sbs, after) : NULL;
+}
+
+void sb_remember(Addr after, struct block *b)
+{
+	if (!sbs)
+		sbs = VG_(HT_construct)("bm.sbs");
+	struct sb *sb = VG_(HT_lookup)(sbs, after);
+	if (!sb) {
+		sb = VG_(calloc)("bm.sb", 1, sizeof *sb);
+		sb->after = after;
+		VG_(HT_add_node)(sbs, sb);
+	}
+	sb->block = b;
+}
+
+void sb_apply(const struct sb *sb, Int sign)
+{
+	segments_flush();
+	block_expect(callgraph_current(NULL));
+	const struct block *b = sb->block;
+	for (UInt k = 0; k < b->ninstrs; k++) {
+		const struct instr *i = b->instrs[k];
+		ULong d[EV_COUNT] = {0};
+		d[EV_IR] = 1;
+		d[EV_I1MR] = i->last & 1;
+		d[EV_ILMR] = (i->last >> 1) & 1;
+		for (UInt slot = 0; slot < i->nslots && slot < LAST_SLOTS; slot++) {
+			ULong bits = (i->last >> (2 + 3 * slot)) & 7;
+			Int w = (i->slot_writes >> slot) & 1;
+			d[EV_DR + w] += (i->slot_guarded >> slot) & 1 ? bits & 1 : 1;
+			d[EV_D1MR + w] += (bits >> 1) & 1;
+			d[EV_DLMR + w] += (bits >> 2) & 1;
+		}
+		/* Where that execution was charged. */
+		struct instr *to = instr_for(b->instrs[k], b->last_caller);
+		for (Int e = 0; e < EV_COUNT; e++)
+			to->cost[e] += sign > 0 ? d[e] : -d[e];
+	}
+}

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * The tool's glue: its options (callgrind's names, so that bm-run passes
+ * the same command line to either engine), callgrind's client requests,
+ * system calls, and the dumps. */
+#include "engine.h"
+
+#include "cachesim.h"
+
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_transtab.h"
+#include "pub_tool_xarray.h"
+
+#include "callgrind.h"
+
+#include "pub_tool_vkiscnums.h"
+
+Bool engine_instrumenting = True;
+Int engine_i1_line_bits = 6;
+Bool engine_fixed_cpu = True;
+
+static const HChar *clo_out_file = "callgrind.out.%p";
+static Bool clo_systime = False;
+static struct sim_geometry clo_i1 = {32768, 8, 64}, clo_d1 = {32768, 8, 64},
+			   clo_ll = {8388608, 16, 64};
+
+static HChar *out_base; /* clo_out_file expanded for this process */
+static Int dumps;       /* dumps written by this process so far */
+static HChar *command;  /* the client's command line, for the files */
+
+/* Each thread's system call in progress: when it began, by the wall and
+ * the thread's CPU clocks (another thread may run while one blocks). */
+static ULong *sys_wall_start, *sys_cpu_start; /* VG_N_THREADS each */
+
+
+static Bool parse_geometry(const HChar *arg, struct sim_geometry *g)
+{
+	const HChar *s = arg;
+	HChar *end;
+	Long v[3];
+	for (Int i = 0; i < 3; i++) {
+		v[i] = VG_(strtoll10)(s, &end);
+		if (end == s || (i < 2 && *end != ',') || (i == 2 && *end) || v[i] <= 0 || v[i] > (1L << 30))
+			return False;
+		s = end + 1;
+	}
+	*g = (struct sim_geometry){(Int)v[0], (Int)v[1], (Int)v[2]};
+	return True;
+}
+
+static Bool process_option(const HChar *arg)
+{
+	const HChar *s;
+	Bool cache_sim;
+	if VG_STR_CLO (arg, "--callgrind-out-file", clo_out_file) {
+	} else if VG_STR_CLO (arg, "--I1", s) {
+		if (!parse_geometry(s, &clo_i1))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_STR_CLO (arg, "--D1", s) {
+		if (!parse_geometry(s, &clo_d1))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_STR_CLO (arg, "--LL", s) {
+		if (!parse_geometry(s, &clo_ll))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
+		/* Always on: the option is accepted for callgrind's command lines. */
+		(void)cache_sim;
+	} else if VG_XACT_CLO (arg, "--collect-systime=nsec", clo_systime, True) {
+	} else if VG_XACT_CLO (arg, "--collect-systime=no", clo_systime, False) {
+	} else if VG_BOOL_CLO (arg, "--instr-atstart", engine_instrumenting) {
+	} else if VG_BOOL_CLO (arg, "--dump-instr", engine_dump_instr) {
+	} else if VG_BOOL_CLO (arg, "--fixed-cpu", engine_fixed_cpu) {
+	} else {
+		return False;
+	}
+	return True;
+}
+
+static void print_usage(void)
+{
+	VG_(printf)("    --callgrind-out-file=F   where the dumps go [callgrind.out.%%p]\n"
+		    "    --I1=S,A,L --D1=S,A,L --LL=S,A,L  simulated caches [32768,8,64; 32768,8,64;\n"
+		    "                             8388608,16,64]\n"
+		    "    --collect-systime=no|nsec  count system calls and their times [no]\n"
+		    "    --instr-atstart=yes|no   instrument from the start [yes]\n"
+		    "    --dump-instr=no|yes      a cost line per instruction [no]\n"
+		    "    --fixed-cpu=yes|no       cpuid answers VEX's baseline x86-64 (SSE2)\n"
+		    "                             processor on every host [yes]\n"
+		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
+}
+
+static void print_debug_usage(void)
+{
+}
+
+static ULong clock_ns(Int clock)
+{
+	struct vki_timespec ts;
+	VG_(clock_gettime)(&ts, clock);
+	return (ULong)ts.tv_sec * 1000000000ULL + (ULong)ts.tv_nsec;
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	(void)args, (void)nargs;
+	/* A thread's (or the process's) last superblock, which ends in its
+	 * exit call, is never committed: it never starts another.  Nor is a
+	 * signal handler's, which ends in rt_sigreturn: callgrind drops the
+	 * handler's state when the signal's delivery ends. */
+	if ((sysno == __NR_exit_group || sysno == __NR_exit || sysno == __NR_rt_sigreturn) &&
+	    engine_instrumenting) {
+		if (sysno == __NR_rt_sigreturn)
+			callgraph_signal_return(tid);
+		struct sb *last = sb_find(VG_(get_IP)(tid));
+		if (last)
+			sb_apply(last, -1);
+	}
+	if (!clo_systime || !engine_instrumenting)
+		return;
+	sys_wall_start[tid] = clock_ns(VKI_CLOCK_MONOTONIC);
+	sys_cpu_start[tid] = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID);
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)args, (void)nargs, (void)res;
+	/* The exit calls end the process (Valgrind still calls this for the
+	 * one that ends it); callgrind does not count them. */
+	if (!clo_systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)
+		return;
+	ULong wall = clock_ns(VKI_CLOCK_MONOTONIC) - sys_wall_start[tid];
+	ULong cpu = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID) - sys_cpu_start[tid];
+	/* The guest's instruction pointer is past the 2-byte syscall. */
+	Addr ip = VG_(get_IP)(tid);
+	struct instr *i = instr_find(ip - 2);
+	if (!i)
+		i = instr_find(ip);
+	/* Charged to the function the call graph says is running, as
+	 * callgrind charges the block that made the call. */
+	const struct fn *now = callgraph_current(place_of(ip)->fn);
+	i = i ? instr_for(i, now) : instr_get(ip, 0, now);
+	i->cost[EV_SYSCOUNT]++;
+	i->cost[EV_SYSTIME] += wall;
+	i->cost[EV_SYSCPUTIME] += cpu;
+	engine_total[EV_SYSCOUNT]++;
+	engine_total[EV_SYSTIME] += wall;
+	engine_total[EV_SYSCPUTIME] += cpu;
+}
+
+static void set_instrumenting(Bool on)
+{
+	if (on == engine_instrumenting)
+		return;
+	engine_instrumenting = on;
+	/* Calls in progress end here (their costs so far count), as
+	 * callgrind's call stacks are unwound. */
+	callgraph_unwind_all();
+	/* Every translation is made again, with or without the counting
+	 * calls; the caches start empty, as callgrind's do. */
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "bm-engine");
+	if (on)
+		sim_clear();
+}
+
+static void dump(const HChar *trigger)
+{
+	HChar *path = VG_(malloc)("bm.path", VG_(strlen)(out_base) + 16);
+	VG_(sprintf)(path, "%s.%d", out_base, ++dumps);
+	callgraph_before_dump();
+	output_dump(path, dumps, trigger, command);
+	VG_(free)(path);
+	instr_table_zero();
+	callgraph_zero();
+}
+
+static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+	if (!VG_IS_TOOL_USERREQ('C', 'T', args[0]))
+		return False;
+	/* The superblock that ends in this request is not committed yet (as
+	 * callgrind counts): out of what is dumped, zeroed or stopped now;
+	 * back after a dump or zeroing, for the next part. */
+	struct sb *pending = engine_instrumenting ? sb_find(VG_(get_IP)(tid)) : NULL;
+	if (pending)
+		sb_apply(pending, -1);
+	if (args[0] == VG_USERREQ__STOP_INSTRUMENTATION || args[0] == VG_USERREQ__START_INSTRUMENTATION)
+		pending = NULL;
+	switch (args[0]) {
+	case VG_USERREQ__DUMP_STATS:
+		dump("Client Request");
+		break;
+	case VG_USERREQ__DUMP_STATS_AT: {
+		const HChar *what = (const HChar *)args[1];
+		HChar *trigger = VG_(malloc)("bm.trigger", VG_(strlen)(what) + 32);
+		VG_(sprintf)(trigger, "Client Request: %s", what);
+		dump(trigger);
+		VG_(free)(trigger);
+		break;
+	}
+	case VG_USERREQ__ZERO_STATS:
+		instr_table_zero();
+		callgraph_zero();
+		break;
+	case VG_USERREQ__START_INSTRUMENTATION:
+		set_instrumenting(True);
+		break;
+	case VG_USERREQ__STOP_INSTRUMENTATION:
+		set_instrumenting(False);
+		break;
+	case VG_USERREQ__TOGGLE_COLLECT:
+	default:
+		VG_(umsg)("bm-engine: client request 0x%lx is not supported\n", args[0]);
+		if (pending)
+			sb_apply(pending, 1);
+		return False;
+	}
+	if (pending)
+		sb_apply(pending, 1);
+	*ret = 0;
+	return True;
+}
+
+static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+	(void)sig, (void)alt_stack;
+	callgraph_signal_start(tid);
+}
+
+static void post_deliver_signal(ThreadId tid, Int sig)
+{
+	(void)sig;
+	callgraph_signal_end(tid);
+}
+
+static void expand_out_file(void)
+{
+	out_base = VG_(expand_file_name)("--callgrind-out-file", clo_out_file);
+}
+
+static void at_fork_child(ThreadId tid)
+{
+	(void)tid;
+	expand_out_file();
+}
+
+static void post_clo_init(void)
+{
+	/* Callgrind's translation settings: superblocks end at every branch
+	 * and are not unrolled, and only the stack pointer is exact at memory
+	 * accesses.  Where blocks end decides which loads the optimiser
+	 * deletes and which block a request's pending costs belong to, so
+	 * these are part of counting what callgrind counts. */
+	VG_(clo_vex_control).iropt_register_updates_default = VG_(clo_px_file_backed) =
+		VexRegUpdSpAtMemAccess;
+	VG_(clo_vex_control).iropt_unroll_thresh = 0;
+	VG_(clo_vex_control).guest_chase = False;
+	const HChar *why;
+	if (!sim_init(&clo_i1, &clo_d1, &clo_ll, &why))
+		VG_(fmsg_bad_option)("--I1/--D1/--LL", "%s\n", why);
+	engine_i1_line_bits = 0;
+	while ((1 << engine_i1_line_bits) < clo_i1.line)
+		engine_i1_line_bits++;
+	instr_table_init();
+	callgraph_init();
+	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
+	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
+	expand_out_file();
+	VG_(atfork)(NULL, NULL, at_fork_child);
+	VG_(track_pre_deliver_signal)(pre_deliver_signal);
+	VG_(track_post_deliver_signal)(post_deliver_signal);
+	/* The command line, for the files' "cmd:" line. */
+	SizeT len = VG_(strlen)(VG_(args_the_exename)) + 1;
+	for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
+		len += VG_(strlen)(*(HChar **)VG_(indexXA)(VG_(args_for_client), i)) + 1;
+	command = VG_(malloc)("bm.cmd", len);
+	VG_(strcpy)(command, VG_(args_the_exename));
+	for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
+		VG_(strcat)(command, " ");
+		VG_(strcat)(command, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+	}
+}
+
+static void fini(Int exitcode)
+{
+	(void)exitcode;
+	/* The last part, as callgrind writes it: whatever the region counted
+	 * since the last dump, in the file without a number. */
+	callgraph_before_dump();
+	output_dump(out_base, dumps + 1, "Program termination", command);
+}
+
+static void pre_clo_init(void)
+{
+	VG_(details_name)("bm");
+	VG_(details_version)(NULL);
+	VG_(details_description)("callgrind's events and call graph for bm");
+	VG_(details_copyright_author)("Copyright (C) 2026 the bm authors; GPL-2.0-or-later");
+	VG_(details_bug_reports_to)("the bm project");
+	VG_(details_avg_translation_sizeB)(500);
+	VG_(basic_tool_funcs)(post_clo_init, engine_instrument, fini);
+	VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
+	VG_(needs_client_requests)(client_request);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * The IR pass.  The simulated caches see the same reference stream as
+ * callgrind's: each instruction's fetch, then its data accesses in the
+ * order of the IR.  What is counted is counted per stretch of a
+ * superblock between side exits (segments below), so an exit taken
+ * mid-block counts exactly the instructions before it.  */
+#include "engine.h"
+
+#include "cachesim.h"
+
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xarray.h"
+
+#include "libvex_guest_amd64.h"
+#include "libvex_guest_offsets.h"
+
+/* ---- the helpers, run for every executed instruction ---- */
+
+static VG_REGPARM(1) void log_fetch(struct instr *i)
+{
+	enum sim_result r = sim_fetch(i->addr, i->size ? i->size : 1);
+	ULong last = 0;
+	if (r != SIM_L1_HIT) {
+		i->cost[EV_I1MR]++;
+		engine_total[EV_I1MR]++;
+		last = 1;
+		if (r == SIM_MEM) {
+			i->cost[EV_ILMR]++;
+			engine_total[EV_ILMR]++;
+			last = 3;
+		}
+	}
+	i->last = last;
+}
+
+/* A data access's simulation: size in the low byte of how, its slot
+ * above; a write adds 1 to the event indexes of a read (Dw after Dr, D1mw
+ * after D1mr, DLmw after DLmr).  An unconditional access is counted with
+ * its segment, and this runs only when the inline check (maybe_miss)
+ * could not tell a hit. */
+static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong done)
+{
+	enum sim_result r = sim_data(a, how & 0xff);
+	ULong bits = done;
+	if (r != SIM_L1_HIT) {
+		i->cost[EV_D1MR + w]++;
+		engine_total[EV_D1MR + w]++;
+		bits |= 2;
+		if (r == SIM_MEM) {
+			i->cost[EV_DLMR + w]++;
+			engine_total[EV_DLMR + w]++;
+			bits |= 4;
+		}
+	}
+	UWord slot = how >> 8;
+	if (slot < LAST_SLOTS)
+		i->last |= bits << (2 + 3 * slot);
+}
+
+static VG_REGPARM(3) void log_read(struct instr *i, Addr a, UWord how)
+{
+	simulate(i, a, how, 0, 0);
+}
+
+static VG_REGPARM(3) void log_write(struct instr *i, Addr a, UWord how)
+{
+	simulate(i, a, how, 1, 0);
+}
+
+/* A conditional access (guarded load or store): counted here, when its
+ * guard holds. */
+static VG_REGPARM(3) void log_read_if(struct instr *i, Addr a, UWord how)
+{
+	i->cost[EV_DR]++;
+	engine_total[EV_DR]++;
+	simulate(i, a, how, 0, 1);
+}
+
+static VG_REGPARM(3) void log_write_if(struct instr *i, Addr a, UWord how)
+{
+	i->cost[EV_DW]++;
+	engine_total[EV_DW]++;
+	simulate(i, a, how, 1, 1);
+}
+
+/* ---- the pass ---- */
+
+/* A data access not yet given its call: a load waits, because a store of
+ * the same size to the same address in the same instruction makes the
+ * pair one write (a read-modify-write, as callgrind counts it). */
+struct pending_access {
+	Bool is_write;
+	IRExpr *addr;
+	Int size;
+	IRExpr *guard;
+};
+
+struct pass {
+	IRSB *out;
+	struct instr *cur; /* the instruction being instrumented */
+	Bool fetched;      /* its fetch has been given a call */
+	Bool hit;          /* its fetch is known to hit (the same I1 line) */
+	UWord line;        /* its first I1 line, */
+	Bool straddles;    /* and whether it ends in the next */
+	UWord prev_line;   /* the I1 line the previous instruction ended in, */
+	Bool have_prev;    /* when there was one in this superblock */
+	UInt slots;        /* its data accesses so far */
+	UInt slot_writes, slot_guarded;
+	Bool pending;
+	struct pending_access ev;
+	XArray *instrs;    /* of the superblock, in order */
+	XArray *items;     /* of the current segment */
+	XArray *segs;      /* of the superblock */
+	Bool remembered;   /* the superblock is one that remember_sb keeps */
+	struct place *from; /* where the superblock starts */
+	struct block *block;
+};
+
+static void call(struct pass *p, const HChar *name, void *fn, Int nargs, IRExpr *addr, UWord how,
+		 IRExpr *guard)
+{
+	IRExpr **args = nargs == 1 ? mkIRExprVec_1(mkIRExpr_HWord((HWord)p->cur))
+				   : mkIRExprVec_3(mkIRExpr_HWord((HWord)p->cur), addr,
+						   mkIRExpr_HWord((HWord)how));
+	IRDirty *di = unsafeIRDirty_0_N(nargs, name, VG_(fnptr_to_fnentry)(fn), args);
+	if (guard)
+		di->guard = guard;
+	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+}
+
+/* *counter = value, or *counter += value, in the translation itself: far
+ * cheaper than a helper call. */
+static void store_inline(IRSB *sb, ULong *counter, ULong value, Bool add)
+{
+	IRExpr *addr = mkIRExpr_HWord((HWord)counter), *v = IRExpr_Const(IRConst_U64(value));
+	if (add) {
+		IRTemp old = newIRTemp(sb->tyenv, Ity_I64), sum = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+		addStmtToIRSB(sb, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), v)));
+		v = IRExpr_RdTmp(sum);
+		addr = mkIRExpr_HWord((HWord)counter);
+	}
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, addr, v));
+}
+
+/* A 64-bit temporary holding e. */
+static IRExpr *tmp64(IRSB *sb, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* Simulates the current instruction's fetch: a call, unless it is known
+ * to hit (then only the record of its last execution is reset, where it
+ * can be taken back).  A fetch within one line is checked inline first:
+ * the line is a constant, and where it is the most recent of its I1 set
+ * the fetch is a hit that changes nothing (one load and compare). */
+static void log_fetch_now(struct pass *p)
+{
+	if (p->hit || !p->straddles) {
+		if (p->remembered)
+			store_inline(p->out, &p->cur->last, 0, False);
+	}
+	if (!p->hit && !p->straddles) {
+		struct sim_layout i1;
+		sim_i1_layout(&i1);
+		const UWord *mru = i1.tags + (p->line & i1.sets_mask) * (UWord)i1.assoc;
+		IRExpr *tag = tmp64(p->out, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)mru)));
+		IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
+		addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, tag, c64(p->line))));
+		call(p, "log_fetch", log_fetch, 1, NULL, 0, IRExpr_RdTmp(other));
+	} else if (!p->hit) {
+		call(p, "log_fetch", log_fetch, 1, NULL, 0, NULL);
+	}
+	p->fetched = True;
+}
+
+static void count_in_segment(struct pass *p, UInt event)
+{
+	struct item it = {p->cur, event};
+	VG_(addToXA)(p->items, &it);
+}
+
+/* Ends the current segment: one inline add, where the code reaches only
+ * when all of it ran. */
+static void end_segment(struct pass *p)
+{
+	Word n = VG_(sizeXA)(p->items);
+	if (!n)
+		return;
+	struct segment *sg = segment_new(VG_(indexXA)(p->items, 0), (UInt)n);
+	VG_(addToXA)(p->segs, &sg);
+	ULong counts[EV_DW + 1] = {0};
+	for (UInt k = 0; k < sg->n; k++)
+		counts[sg->items[k].event]++;
+	VG_(dropTailXA)(p->items, n);
+	store_inline(p->out, &sg->count, 1, True);
+	/* The running totals, for the call graph's inclusive costs. */
+	for (Int e = EV_IR; e <= EV_DW; e++)
+		if (counts[e])
+			store_inline(p->out, &engine_total[e], counts[e], True);
+}
+
+/* Whether the access of size bytes at addr might not be a hit that
+ * changes nothing: it straddles two lines, or its line is not the most
+ * recent of its set in D1.  Computed in the translation, so that the
+ * helper runs only then. */
+static IRExpr *maybe_miss(IRSB *sb, IRExpr *addr, Int size)
+{
+	struct sim_layout d1;
+	sim_d1_layout(&d1);
+	IRExpr *line = tmp64(sb, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8((UChar)d1.line_bits))));
+	IRExpr *end = tmp64(sb, IRExpr_Binop(Iop_Shr64, tmp64(sb, IRExpr_Binop(Iop_Add64, addr, c64((ULong)size - 1))),
+					     IRExpr_Const(IRConst_U8((UChar)d1.line_bits))));
+	IRExpr *set = tmp64(sb, IRExpr_Binop(Iop_And64, line, c64(d1.sets_mask)));
+	IRExpr *way0 = tmp64(sb, IRExpr_Binop(Iop_Add64, c64((ULong)(HWord)d1.tags),
+					      tmp64(sb, IRExpr_Binop(Iop_Mul64, set,
+								     c64((ULong)d1.assoc * sizeof(UWord))))));
+	IRExpr *mru = tmp64(sb, IRExpr_Load(Iend_LE, Ity_I64, way0));
+	IRExpr *diff = tmp64(sb, IRExpr_Binop(Iop_Or64, tmp64(sb, IRExpr_Binop(Iop_Xor64, mru, line)),
+					      tmp64(sb, IRExpr_Binop(Iop_Xor64, line, end))));
+	IRTemp guard = newIRTemp(sb->tyenv, Ity_I1);
+	addStmtToIRSB(sb, IRStmt_WrTmp(guard, IRExpr_Binop(Iop_CmpNE64, diff, c64(0))));
+	return IRExpr_RdTmp(guard);
+}
+
+/* Gives the pending access its instrumentation, after the fetch's: an
+ * unconditional one is counted with its segment and simulated by a call
+ * only when maybe_miss; a conditional one is a call under its guard. */
+static void flush_event(struct pass *p)
+{
+	if (!p->pending)
+		return;
+	p->pending = False;
+	struct pending_access *e = &p->ev;
+	UWord how = (UWord)e->size | (UWord)p->slots << 8;
+	UInt bit = 1u << (p->slots < 32 ? p->slots : 31);
+	if (e->is_write)
+		p->slot_writes |= bit;
+	if (e->guard)
+		p->slot_guarded |= bit;
+	p->slots++;
+	if (!p->fetched)
+		log_fetch_now(p);
+	if (e->guard) {
+		call(p, e->is_write ? "log_write_if" : "log_read_if",
+		     e->is_write ? (void *)log_write_if : (void *)log_read_if, 3, e->addr, how, e->guard);
+		return;
+	}
+	count_in_segment(p, e->is_write ? EV_DW : EV_DR);
+	call(p, e->is_write ? "log_write" : "log_read", e->is_write ? (void *)log_write : (void *)log_read,
+	     3, e->addr, how, maybe_miss(p->out, e->addr, e->size));
+}
+
+/* Ends the current instruction: its pending access and its fetch. */
+static void flush_instr(struct pass *p)
+{
+	flush_event(p);
+	if (p->cur && !p->fetched)
+		log_fetch_now(p);
+	if (p->cur) {
+		p->cur->nslots = (UChar)(p->slots < 255 ? p->slots : 255);
+		p->cur->slot_writes = p->slot_writes;
+		p->cur->slot_guarded = p->slot_guarded;
+	}
+}
+
+static Bool same_atom(const IRExpr *a, const IRExpr *b)
+{
+	if (a->tag != b->tag)
+		return False;
+	if (a->tag == Iex_RdTmp)
+		return a->Iex.RdTmp.tmp == b->Iex.RdTmp.tmp;
+	if (a->tag == Iex_Const)
+		return eqIRConst(a->Iex.Const.con, b->Iex.Const.con);
+	return False;
+}
+
+/* Callgrind simulates at most a line of one access (FXSAVE's dirty
+ * helper declares 512 bytes). */
+#define MAX_ACCESS 64
+
+static void data(struct pass *p, Bool is_write, IRExpr *addr, Int size, IRExpr *guard)
+{
+	if (size > MAX_ACCESS)
+		size = MAX_ACCESS;
+	if (is_write && p->pending && !p->ev.is_write && !p->ev.guard && !guard &&
+	    p->ev.size == size && same_atom(p->ev.addr, addr)) {
+		/* Read-modify-write: one write, where the read was. */
+		p->ev.is_write = True;
+		flush_event(p);
+		return;
+	}
+	flush_event(p);
+	p->ev = (struct pending_access){is_write, addr, size, guard};
+	p->pending = True;
+}
+
+/* Superblocks that end in a client request or a system call are
+ * remembered (few), by where they jump to. */
+static void remember_sb(struct pass *p, const IRSB *in)
+{
+	if ((in->jumpkind != Ijk_ClientReq && in->jumpkind != Ijk_Sys_syscall) ||
+	    in->next->tag != Iex_Const || !VG_(sizeXA)(p->instrs))
+		return;
+	sb_remember((Addr)in->next->Iex.Const.con->Ico.U64, p->block);
+}
+
+/* The function a block counts for: the one whose call is in progress
+ * when it is translated, which is when it is about to run for the first
+ * time (callgrind gives a block's first cost centre that context too), so
+ * that the check at its entry rarely fails: code without symbols, whose
+ * every block callgrind names apart, is charged to the function it was
+ * called as.  PLT stubs keep their own (their costs go to the call
+ * sites). */
+static const struct fn *home_of(const struct place *start)
+{
+	const struct fn *now = start->skip ? NULL : callgraph_current(NULL);
+	return now ? now : start->fn;
+}
+
+/* The check at the block's entry: block_enter runs when the current
+ * function is not the block's own (and always for remembered blocks,
+ * whose last execution must be known; not for PLT stubs, whose costs go
+ * to their call sites).  One load and compare otherwise. */
+static void check_entry(struct pass *p)
+{
+	if (p->from->skip)
+		return;
+	IRDirty *di = unsafeIRDirty_0_N(1, "block_enter", VG_(fnptr_to_fnentry)(block_enter),
+					mkIRExprVec_1(mkIRExpr_HWord((HWord)p->block)));
+	if (!p->remembered) {
+		IRExpr *now = tmp64(p->out, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&engine_expect)));
+		IRTemp differs = newIRTemp(p->out->tyenv, Ity_I1);
+		addStmtToIRSB(p->out, IRStmt_WrTmp(differs, IRExpr_Binop(Iop_CmpNE64, now,
+									  c64((ULong)(HWord)p->block->home))));
+		di->guard = IRExpr_RdTmp(differs);
+	}
+	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+}
+
+/* ---- the call graph's helpers ---- */
+
+/* Calls and jumps to a constant target pass its place, looked up once
+ * in the translation; indirect ones the target. */
+static VG_REGPARM(3) void cg_call(struct instr *site, Addr target, Addr sp)
+{
+	callgraph_call(site, target, NULL, sp);
+}
+
+static VG_REGPARM(3) void cg_call_to(struct instr *site, struct place *to, Addr sp)
+{
+	callgraph_call(site, to->addr, to, sp);
+}
+
+static void cg_return(struct instr *site, Addr target, Addr sp, struct place *from)
+{
+	callgraph_return(site, target, sp, from);
+}
+
+static void cg_jump(struct instr *site, Addr target, Addr sp, struct place *from)
+{
+	callgraph_jump(site, target, NULL, sp, from);
+}
+
+static void cg_jump_to(struct instr *site, struct place *to, Addr sp, struct place *from)
+{
+	callgraph_jump(site, to->addr, to, sp, from);
+}
+
+/* A call of the call graph's helper for a jump of kind jk to target
+ * (guarded, for a side exit): calls and returns always, other jumps when
+ * they may be calls for callgrind (to a function's first instruction,
+ * another object or another kind of section), which an indirect jump
+ * learns when it runs. */
+static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *guard)
+{
+	if (!p->cur || !p->from)
+		return;
+	if (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret)
+		return;
+	struct place *to = NULL;
+	if (jk != Ijk_Ret && target->tag == Iex_Const) {
+		Addr a = (Addr)target->Iex.Const.con->Ico.U64;
+		if (jk == Ijk_Boring && !callgraph_jump_is_call(p->from, a))
+			return;
+		to = place_of(a);
+	}
+	IRExpr *sp = tmp64(p->out, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
+	IRExpr *site = mkIRExpr_HWord((HWord)p->cur), *from = mkIRExpr_HWord((HWord)p->from);
+	IRDirty *di;
+	if (jk == Ijk_Call && to)
+		di = unsafeIRDirty_0_N(3, "cg_call_to", VG_(fnptr_to_fnentry)(cg_call_to),
+				       mkIRExprVec_3(site, mkIRExpr_HWord((HWord)to), sp));
+	else if (jk == Ijk_Call)
+		di = unsafeIRDirty_0_N(3, "cg_call", VG_(fnptr_to_fnentry)(cg_call), mkIRExprVec_3(site, target, sp));
+	else if (jk == Ijk_Ret)
+		di = unsafeIRDirty_0_N(0, "cg_return", VG_(fnptr_to_fnentry)(cg_return),
+				       mkIRExprVec_4(site, target, sp, from));
+	else if (to)
+		di = unsafeIRDirty_0_N(0, "cg_jump_to", VG_(fnptr_to_fnentry)(cg_jump_to),
+				       mkIRExprVec_4(site, mkIRExpr_HWord((HWord)to), sp, from));
+	else
+		di = unsafeIRDirty_0_N(0, "cg_jump", VG_(fnptr_to_fnentry)(cg_jump), mkIRExprVec_4(site, target, sp, from));
+	if (guard)
+		di->guard = guard;
+	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+}
+
+/* ---- the fixed virtual CPU ---- */
+
+/* VEX's own baseline x86-64 processor (libvex's guest_amd64_helpers.c):
+ * fixed answers, SSE2 and no later extension, whatever the host. */
+extern void amd64g_dirtyhelper_CPUID_baseline(VexGuestAMD64State *st);
+
+/* VEX answers the guest's cpuid with one of several helpers, picked by
+ * what the host supports, so that a program that dispatches on the CPU
+ * would take another path on another host.  Every cpuid is made to ask
+ * the baseline helper instead. */
+static void fix_cpuid(IRStmt *st)
+{
+	IRDirty *d = st->Ist.Dirty.details;
+	if (!engine_fixed_cpu || VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0 ||
+	    VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_CPUID_baseline") == 0)
+		return;
+	d->cee = mkIRCallee(0, "amd64g_dirtyhelper_CPUID_baseline",
+			    VG_(fnptr_to_fnentry)(amd64g_dirtyhelper_CPUID_baseline));
+	d->args = mkIRExprVec_1(IRExpr_GSPTR());
+}
+
+static IRSB *fix_cpuid_only(IRSB *in)
+{
+	for (Int i = 0; i < in->stmts_used; i++)
+		if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
+			fix_cpuid(in->stmts[i]);
+	return in;
+}
+
+IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+			IRType gWordTy, IRType hWordTy)
+{
+	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
+	if (gWordTy != hWordTy)
+		VG_(tool_panic)("bm-engine: host and guest word sizes differ");
+	if (!engine_instrumenting)
+		return fix_cpuid_only(in);
+	struct pass p = {.out = deepCopyIRSBExceptStmts(in), .fetched = True};
+	p.instrs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct instr *));
+	p.items = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct item));
+	p.segs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct segment *));
+	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
+	Int i = 0;
+	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(p.out, in->stmts[i]);
+	for (; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark: {
+			flush_instr(&p);
+			Addr a = st->Ist.IMark.addr;
+			UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
+			if (!p.from) {
+				p.from = place_of(a);
+				p.block = block_new(home_of(p.from), p.from->fn);
+				check_entry(&p);
+			}
+			p.cur = instr_get(a, st->Ist.IMark.len, p.block->home);
+			p.fetched = False;
+			/* Within one execution of a superblock its instructions run
+			 * one after the other, and only fetches touch I1: one that
+			 * lies wholly in the line the previous one ended in finds that
+			 * line most recent in its set, a hit that changes nothing. */
+			UWord first = a >> engine_i1_line_bits, last = (a + len - 1) >> engine_i1_line_bits;
+			p.hit = p.have_prev && first == last && first == p.prev_line;
+			p.line = first;
+			p.straddles = first != last;
+			p.prev_line = last;
+			p.have_prev = True;
+			p.slots = p.slot_writes = p.slot_guarded = 0;
+			VG_(addToXA)(p.instrs, &p.cur);
+			count_in_segment(&p, EV_IR);
+			break;
+		}
+		case Ist_WrTmp:
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				data(&p, False, st->Ist.WrTmp.data->Iex.Load.addr,
+				     sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
+			break;
+		case Ist_Store:
+			data(&p, True, st->Ist.Store.addr,
+			     sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)), NULL);
+			break;
+		case Ist_LoadG: {
+			IRLoadG *lg = st->Ist.LoadG.details;
+			IRType ty = Ity_INVALID, widened = Ity_INVALID;
+			typeOfIRLoadGOp(lg->cvt, &widened, &ty);
+			data(&p, False, lg->addr, sizeofIRType(ty), lg->guard);
+			break;
+		}
+		case Ist_StoreG: {
+			IRStoreG *sg = st->Ist.StoreG.details;
+			data(&p, True, sg->addr, sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)), sg->guard);
+			break;
+		}
+		case Ist_Dirty: {
+			fix_cpuid(st);
+			IRDirty *d = st->Ist.Dirty.details;
+			/* The dirty call's own guard is not the access's (callgrind). */
+			if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+				data(&p, False, d->mAddr, d->mSize, NULL);
+			if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+				data(&p, True, d->mAddr, d->mSize, NULL);
+			break;
+		}
+		case Ist_CAS: {
+			IRCAS *cas = st->Ist.CAS.details;
+			Int size = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo)) * (cas->dataHi ? 2 : 1);
+			data(&p, False, cas->addr, size, NULL);
+			data(&p, True, cas->addr, size, NULL);
+			break;
+		}
+		case Ist_LLSC:
+			if (st->Ist.LLSC.storedata == NULL)
+				data(&p, False, st->Ist.LLSC.addr,
+				     sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result)), NULL);
+			else
+				data(&p, True, st->Ist.LLSC.addr,
+				     sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata)), NULL);
+			break;
+		case Ist_Exit:
+			flush_instr(&p);
+			end_segment(&p);
+			callgraph_at(&p, st->Ist.Exit.jk, IRExpr_Const(st->Ist.Exit.dst), st->Ist.Exit.guard);
+			break;
+		default:
+			break;
+		}
+		addStmtToIRSB(p.out, st);
+	}
+	flush_instr(&p);
+	end_segment(&p);
+	callgraph_at(&p, in->jumpkind, in->next, NULL);
+	if (p.block)
+		block_set(p.block, VG_(sizeXA)(p.instrs) ? VG_(indexXA)(p.instrs, 0) : NULL,
+			  (UInt)VG_(sizeXA)(p.instrs), VG_(sizeXA)(p.segs) ? VG_(indexXA)(p.segs, 0) : NULL,
+			  (UInt)VG_(sizeXA)(p.segs));
+	remember_sb(&p, in);
+	VG_(deleteXA)(p.items);
+	VG_(deleteXA)(p.instrs);
+	VG_(deleteXA)(p.segs);
+	return p.out;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bm-run against a hostile user: program names execvp would not run, a
+# benchmark that kills its harness, output paths that cannot be written
+# (found before any work), and programs that leave processes running
+# however they detach (bm-run kills them and says so).
+. "$(dirname "$0")/lib.sh"
+
+cases="$PROGRAMS/cases"
+
+# A Valgrind that writes down how it was started: "--version" alone means
+# no program ran.
+real_valgrind=$(command -v valgrind.bin || echo /usr/bin/valgrind.bin)
+printf '#!/bin/sh\necho "$*" >>"%s/valgrind.calls"\nexec "%s" "$@"\n' "$scratch" "$real_valgrind" \
+	>"$scratch/valgrind"
+chmod +x "$scratch/valgrind"
+calls() { cat "$scratch/valgrind.calls" 2>/dev/null | sed 's/ .*//' | tr '\n' ' ' | sed 's/ $//'; }
+
+# The processes whose command line starts with "sleep SECONDS".
+running() {
+	for f in /proc/[0-9]*/cmdline; do
+		{ tr '\0' ' ' <"$f"; } 2>/dev/null
+		echo
+	done | grep -c "^sleep $1 *\$"
+}
+
+# -- programs as execvp finds them --
+"$BM_RUN" -- "" >"$scratch/out" 2>"$scratch/err"
+check_eq "an empty program name: exit 2, one line" "2 bm-run: the program's name is empty" \
+	"$? $(cat "$scratch/err")"
+
+mkdir -p "$scratch/bin/true"
+: >"$scratch/bin/echo"
+PATH="$scratch/bin:$PATH" "$BM_RUN" -q -o "$scratch/path.json" -- true >/dev/null 2>"$scratch/err"
+check_eq "a directory on PATH named like the program is skipped" "0 true" \
+	"$? $(json_get "$scratch/path.json" '($j->{binary}{path} =~ m{^/usr/bin/|^/bin/} ? "" : "in $j->{binary}{path}: ") . $j->{benchmarks}[0]{id}')"
+PATH="$scratch/bin:$PATH" "$BM_RUN" -q -o "$scratch/path.json" -- echo >/dev/null 2>"$scratch/err"
+check_eq "a file on PATH without an execute bit is skipped" "0 echo" \
+	"$? $(json_get "$scratch/path.json" '$j->{benchmarks}[0]{id}')"
+
+: >"$scratch/valgrind.calls"
+PATH="$scratch/bin" BM_VALGRIND="$scratch/valgrind" "$BM_RUN" -- true >/dev/null 2>"$scratch/err"
+check_eq "found only as a directory on PATH: exit 2, one line" "2 bm-run: cannot run 'true': not found in PATH" \
+	"$? $(cat "$scratch/err")"
+BM_VALGRIND="$scratch/valgrind" "$BM_RUN" -- "$scratch/bin/true" >/dev/null 2>"$scratch/err"
+check_eq "a directory as the program: exit 2, one line" "2 bm-run: cannot run '$scratch/bin/true': it is a directory" \
+	"$? $(cat "$scratch/err")"
+BM_VALGRIND="$scratch/valgrind" "$BM_RUN" -- "$scratch/bin/echo" >/dev/null 2>"$scratch/err"
+check_eq "a program without an execute bit: exit 2, one line" \
+	"2 bm-run: cannot run '$scratch/bin/echo': it is not executable (chmod +x?)" "$? $(cat "$scratch/err")"
+check_eq "... and Valgrind never ran a program" "--version --version --version" "$(calls)"
+
+# -- benchmarks that attack their harness (tests/programs/hostile.c) --
+if [ -x "$PROGRAMS/hostile" ]; then
+	"$BM_RUN" -o "$scratch/kill.json" -- "$PROGRAMS/hostile" --filter 'hostile::kill_harness' \
+		--filter 'hostile::next' >/dev/null 2>"$scratch/err"
+	check_eq "a benchmark that kills the harness fails; the next one runs" \
+		"1 hostile::kill_harness failed killed by signal 9 (Killed) while it ran
+hostile::next ok" \
+		"$? $(json_get "$scratch/kill.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}')"
+	"$BM_RUN" --cold -o "$scratch/bdaemon.json" -- "$PROGRAMS/hostile" --filter 'hostile::daemon' \
+		--filter 'hostile::next' >/dev/null 2>"$scratch/err"
+	# What is killed is named as it is then: the daemon's own process
+	# (Valgrind's, until it has run exec) or sleep.
+	check_eq "a benchmark that leaves a daemon fails for it; the next one runs" \
+		"1 hostile::daemon failed left PROCESSES running
+hostile::next ok" \
+		"$? $(json_get "$scratch/bdaemon.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}' |
+			sed 's/left \(a process\|[0-9]* processes\) running: .*/left PROCESSES running/')"
+	check_eq "... and it is not left" 0 "$(running 7265)"
+else
+	for t in "a benchmark that kills the harness" "a benchmark that leaves a daemon" "... and it is not left"; do
+		ok "$t # SKIP tests/programs/hostile is not built"
+	done
+fi
+
+# -- output paths, checked before any work --
+rm -f "$scratch/valgrind.calls"
+BM_VALGRIND="$scratch/valgrind" "$BM_RUN" -o "$scratch" -- "$cases" >/dev/null 2>"$scratch/err"
+check_eq "-o DIRECTORY: exit 2, one line" "2 bm-run: cannot write '$scratch': Is a directory" "$? $(cat "$scratch/err")"
+BM_VALGRIND="$scratch/valgrind" "$BM_RUN" --keep /proc/self -- "$cases" >/dev/null 2>"$scratch/err"
+check_eq "--keep into a directory that takes no files: exit 2, one line" \
+	"2 1 bm-run: --keep: cannot write in '/proc/self'" "$? $(wc -l <"$scratch/err") $(sed 's/: [^:]*$//' "$scratch/err")"
+BM_VALGRIND="$scratch/valgrind" "$BM_RUN" --keep "$scratch/bin/echo/x" -- "$cases" >/dev/null 2>"$scratch/err"
+check_eq "--keep under a file: exit 2, one line" "2 bm-run: --keep: '$scratch/bin/echo' is not a directory" \
+	"$? $(cat "$scratch/err")"
+check_eq "... before Valgrind started at all" "" "$(calls)"
+"$BM_RUN" -q --keep "$scratch/kept" -o "$scratch/kept.json" -- /bin/true >/dev/null 2>&1
+check_eq "--keep: only the callgrind file is left in DIR" "true.callgrind" "$(ls -A "$scratch/kept" | tr '\n' ' ' | sed 's/ $//')"
+
+# -- processes left running --
+"$BM_RUN" --whole -o "$scratch/daemon.json" -- \
+	sh -c 'setsid sleep 7261 & (cd / && setsid sleep 7261 </dev/null >/dev/null 2>&1 &); echo started' \
+	>"$scratch/out" 2>"$scratch/err"
+check_eq "a program that leaves daemons: exit 1, failed, and what bm-run killed" \
+	"1 failed left 2 processes running" \
+	"$? $(json_get "$scratch/daemon.json" 'join " ", @{$j->{benchmarks}[0]}{qw(status reason)}' | sed 's/: .*//')"
+check_eq "... none of them is left" 0 "$(running 7261)"
+check "... said on stderr" grep -q "^bm-run: '/usr/bin/dash' left 2 processes running: " "$scratch/err"
+
+printf '%s\n' "sh -c 'setsid sleep 7262 &'" /bin/true "sh -c 'setsid sleep 7262 & sleep 1'" >"$scratch/manifest"
+"$BM_RUN" -q -j 3 -o "$scratch/parallel.json" --manifest "$scratch/manifest" \
+	>/dev/null 2>&1
+check_eq "-j 3: each leftover is its own program's" \
+	"dash failed left a process running
+true ok
+dash#2 failed left a process running" \
+	"$(json_get "$scratch/parallel.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}' |
+		sed 's/ running: .*/ running/')"
+check_eq "-j 3: none left" 0 "$(running 7262)"
+
+"$BM_RUN" -q --whole -- sh -c 'setsid sleep 7263 & sleep 7264' >/dev/null 2>&1 &
+bm_run=$!
+tries=0
+while [ "$(running 7263)" = 0 ] && [ $tries -lt 100 ]; do
+	sleep 0.1
+	tries=$((tries + 1))
+done
+kill -INT $bm_run
+wait $bm_run
+check_eq "interrupted: exit 2" 2 $?
+check_eq "interrupted: nothing left" "0 0" "$(running 7263) $(running 7264)"
+
+done_testing

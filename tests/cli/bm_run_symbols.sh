@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Symbol mode (--bench GLOB): every matching function from one Valgrind run,
+# with the same events as callgrind's --toggle-collect; functions never
+# called are "not-run"; functions in the shared libraries the program loads;
+# numbers per call; recursion through other functions.
+. "$(dirname "$0")/lib.sh"
+
+whole="$PROGRAMS/whole"
+cc=${CC:-cc}
+
+# -- one run, never-called functions, per call --
+"$BM_RUN" --no-profile --keep "$scratch/kept" --bench 'check*' --bench main --bench '_fini' \
+	-o "$scratch/sym.json" -- "$whole" >"$scratch/sym.out" 2>"$scratch/sym.err"
+check_eq "symbol mode: exit 0 with a function never called" 0 $?
+check_eq "symbol mode: a function never called is not-run, without numbers" \
+	"whole::checksum ok
+whole::main ok
+whole::_fini not-run - never called" "$(report_rows "$scratch/sym.json" | sed 's/ ok [0-9]* *$/ ok/')"
+check_eq "symbol mode, --no-profile: every function from one Valgrind run" "whole.callgrind" \
+	"$(ls "$scratch/kept" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "symbol mode: calls, cycles per call and speed per call" "1 yes yes" \
+	"$(json_get "$scratch/sym.json" 'my $b = $j->{benchmarks}[0]; join " ", $b->{calls}, ($b->{cycles_per_call} == $b->{cycles} / $b->{calls} ? "yes" : "no"), (abs($b->{speed_per_call} - $b->{speed} * $b->{calls}) < 1e-6 * $b->{speed_per_call} ? "yes" : "no")')"
+check "symbol mode: the table has calls and cycles per call" grep -q '^whole::checksum .* 1  *[0-9,]*$' "$scratch/sym.out"
+check "symbol mode: the table says not-run and why" grep -q '^whole::_fini  *not-run: never called$' "$scratch/sym.out"
+
+# The same events as callgrind's --toggle-collect, run by hand as bm-run
+# runs the program (--print-command), per function.
+"$BM_RUN" --print-command -- "$whole" >"$scratch/cmd.sh"
+for fn in checksum main; do
+	# (in a directory of its own, as long as the printed one: tests run in parallel)
+	dir=$(mktemp -u /tmp/bm-run.XXXXXX)
+	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s|/tmp/bm-run.XXXXXX|$dir|g" \
+		"$scratch/cmd.sh" >"$scratch/toggle.sh"
+	(sh "$scratch/toggle.sh" >/dev/null 2>&1)
+	# callgrind leaves out trailing zero columns
+	sed -n 's/^totals: //p' "$dir"/cg.*.out | awk '{ for (i = 1; i <= 9; i++) printf "%s%s", (i > 1 ? " " : ""), ($i == "" ? 0 : $i); print "" }'
+	rm -rf "$dir"
+done >"$scratch/toggled"
+check_eq "symbol mode: one run counts what --toggle-collect counts (Ir ... DLmw)" "$(cat "$scratch/toggled")" \
+	"$(json_get "$scratch/sym.json" 'join "\n", map { my $e = $_->{events}; join " ", map { $e->{$_} } qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw) } @{$j->{benchmarks}}[0, 1]')"
+
+# With profiles: a run of its own for each function that was called.
+"$BM_RUN" -q --keep "$scratch/kept2" --bench 'check*' --bench '_fini' -o "$scratch/prof.json" -- "$whole" >/dev/null 2>&1
+check_eq "symbol mode with profiles: a profile per called function, from its own run" \
+	"whole.callgrind whole::checksum.callgrind yes" \
+	"$(ls "$scratch/kept2" | tr '\n' ' ' | sed 's/ $//') $(json_get "$scratch/prof.json" '$j->{benchmarks}[0]{profile}{functions} ? "yes" : "no"')"
+check_eq "symbol mode with profiles: the same numbers" \
+	"$(json_get "$scratch/sym.json" '$j->{benchmarks}[0]{cycles}')" "$(json_get "$scratch/prof.json" '$j->{benchmarks}[0]{cycles}')"
+
+# -- recursion through another function --
+cat >"$scratch/mutual.c" <<'EOC'
+#include <stdio.h>
+__attribute__((noinline)) int is_odd(unsigned n);
+__attribute__((noinline)) int is_even(unsigned n) { return n == 0 ? 1 : is_odd(n - 1); }
+__attribute__((noinline)) int is_odd(unsigned n) { return n == 0 ? 0 : is_even(n - 1); }
+int main(void) { printf("%d\n", is_even(1000)); return 0; }
+EOC
+if $cc -O1 -fno-optimize-sibling-calls -o "$scratch/mutual" "$scratch/mutual.c"; then
+	"$BM_RUN" -q --no-profile --bench is_even -o "$scratch/mutual.json" -- "$scratch/mutual" >/dev/null 2>&1
+	env -i "$VALGRIND" --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 \
+		--collect-atstart=no --toggle-collect=is_even --callgrind-out-file="$scratch/mutual.out" \
+		"$scratch/mutual" >/dev/null 2>&1
+	check_eq "recursion through another function: measured by a run of its own, as --toggle-collect counts" \
+		"$(sed -n 's/^totals: //p' "$scratch/mutual.out" | cut -d' ' -f1)" \
+		"$(json_get "$scratch/mutual.json" '$j->{benchmarks}[0]{events}{Ir}')"
+else
+	not_ok "a C compiler ($cc) builds a test program"
+fi
+
+# -- functions in shared libraries --
+printf 'int lib_value(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }\n' >"$scratch/lib.c"
+printf 'int lib_value(int);\nint main(void) { return lib_value(1000) == 42; }\n' >"$scratch/main.c"
+mkdir -p "$scratch/libdir"
+if $cc -O1 -shared -fPIC -o "$scratch/libdir/libsample.so" "$scratch/lib.c" &&
+	$cc -o "$scratch/uses-lib" "$scratch/main.c" -L"$scratch/libdir" -lsample -Wl,-rpath,"$scratch/libdir"; then
+	strip "$scratch/uses-lib"
+	"$BM_RUN" --no-profile --bench 'lib_*' -o "$scratch/lib.json" -- "$scratch/uses-lib" >/dev/null 2>"$scratch/err"
+	check_eq "a function of a shared library the (stripped) program loads" "0 uses-lib::lib_value ok 1" \
+		"$? $(json_get "$scratch/lib.json" 'my $b = $j->{benchmarks}[0]; join " ", $b->{id}, $b->{status}, $b->{calls}')"
+	"$BM_RUN" -q --no-profile --bench 'libsample:lib_*' -o "$scratch/lib2.json" -- "$scratch/uses-lib" >/dev/null 2>&1
+	check_eq "LIB:GLOB: only in that library, the same numbers" "$(json_get "$scratch/lib.json" '$j->{benchmarks}[0]{cycles}')" \
+		"$(json_get "$scratch/lib2.json" '$j->{benchmarks}[0]{cycles}')"
+	"$BM_RUN" --bench 'libnothing:lib_*' -- "$scratch/uses-lib" >/dev/null 2>"$scratch/err"
+	check_eq "LIB:GLOB that matches no library: exit 2 and why" \
+		"2 bm-run: no function of a library of '$scratch/uses-lib' named 'libnothing*' matches 'lib_*'" "$? $(cat "$scratch/err")"
+else
+	not_ok "a C compiler ($cc) builds a program with a shared library"
+fi
+
+done_testing

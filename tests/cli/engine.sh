@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bm's own Valgrind tool (bm-run --engine bm) against callgrind: every
+# benchmark of the test programs measured by both engines, their events
+# printed side by side as a table, and each row checked equal; their call
+# graphs (tests/cli/data/engine/callgraph.pl), and symbol mode.  Whole
+# processes are compared by hand, both tools under one environment: the
+# bm engine's VALGRIND_LIB is an environment variable the program sees,
+# whose start-up cost bm-run cannot take away (docs/engine.md).
+. "$top_srcdir/tests/cli/lib.sh"
+
+ENGINE_DIR="$top_builddir/simulator/engine"
+if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
+	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
+	exit 0
+fi
+export BM_ENGINE_DIR="$ENGINE_DIR"
+EVENTS="Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount"
+
+# events REPORT: "id Ir Dr ... sysCount cycles" per benchmark.
+events() {
+	json_get "$1" 'join "\n", map { my $b = $_; join " ", $b->{id}, (map { $b->{events}{$_} // "-" } qw('"$EVENTS"')), $b->{cycles} // "-" } @{$j->{benchmarks}}'
+}
+
+cd "$scratch" || exit 1
+head -c 300 "$top_srcdir/README.md" >small.txt
+head -c 20000 "$top_srcdir/Makefile.am" >large.txt
+
+# both NAME PROGRAM [ARGS...]: bm-run with each engine, NAME.ENGINE.ev and
+# .rc; prints the table's rows.
+both() {
+	name=$1
+	shift
+	for engine in callgrind bm; do
+		"$BM_RUN" -q --engine "$engine" --keep "$name.$engine.kept" -o "$name.$engine.json" -- "$@" \
+			>/dev/null 2>"$name.$engine.err"
+		echo $? >"$name.$engine.rc"
+		events "$name.$engine.json" >"$name.$engine.ev" 2>/dev/null
+	done
+	paste -d '\n' "$name.callgrind.ev" "$name.bm.ev" | awk 'NR % 2 { e = "callgrind" } !(NR % 2) { e = "bm" }
+		{ id = $1; $1 = ""; printf "# %-34s %-9s%s\n", id, e, $0 }'
+	check_eq "$name: both engines ran" "0 0" "$(cat "$name.callgrind.rc") $(cat "$name.bm.rc")"
+}
+
+printf '# %-34s %-9s %s\n' benchmark engine "$EVENTS cycles"
+both cases "$PROGRAMS/cases" --filter 'cases::compute*' --filter 'cases::memory*' --filter 'cases::limited*'
+both inputs "$PROGRAMS/inputs"
+check_eq "the bm engine's reports name it and its CPU; their profiles have a call graph" \
+	"bm|VEX baseline x86-64|none" \
+	"$(json_get inputs.bm.json '"$j->{tool}{engine}|" . substr($j->{model}{cpu}, 0, 19) . "|" . ((grep { exists $_->{profile}{call_graph} } @{$j->{benchmarks}}) ? "some" : "none")')"
+check_eq "callgrind's name callgrind, no fixed CPU" "callgrind|null" \
+	"$(json_get inputs.callgrind.json '"$j->{tool}{engine}|" . ($j->{model}{cpu} // "null")')"
+
+# The examples (the demo's benchmarks), built as `make examples` builds them.
+make -C "$top_builddir" examples >examples.log 2>&1
+check_eq "the examples build" 0 $?
+for ex in hashtable sort parse fileio; do
+	both "$ex" "$top_builddir/examples/$ex"
+done
+for name in cases inputs hashtable sort parse fileio; do
+	check_eq "$name: every benchmark has the same events and cycles with either engine" \
+		"$(cat "$name.callgrind.ev")" "$(cat "$name.bm.ev")"
+done
+
+# Their call graphs: every function's self cost, and every pair of caller
+# and callee with its calls and inclusive cost, the same in both engines'
+# files (--keep).
+callgraph() {
+	for f in "$1"/*.callgrind; do
+		echo "== $(basename "$f")"
+		perl "$top_srcdir/tests/cli/data/engine/callgraph.pl" "$f"
+	done
+}
+for name in cases inputs hashtable sort parse fileio; do
+	callgraph "$name.callgrind.kept" >"$name.callgrind.cg"
+	callgraph "$name.bm.kept" >"$name.bm.cg"
+	check "$name: every benchmark's call graph is callgrind's ($(grep -c '^call ' "$name.bm.cg") calls)" \
+		diff "$name.callgrind.cg" "$name.bm.cg"
+done
+
+# libbm's warm default and --cold, on a program with data misses.
+for mode in --cold --warm; do
+	for engine in callgrind bm; do
+		"$BM_RUN" -q $mode --engine "$engine" --filter 'cases::memory*' -o "mem$mode.$engine.json" \
+			-- "$PROGRAMS/cases" >/dev/null 2>&1
+		events "mem$mode.$engine.json" >"mem$mode.$engine.ev"
+	done
+	check_eq "cases::memory $mode: the same events with either engine" \
+		"$(cat "mem$mode.callgrind.ev")" "$(cat "mem$mode.bm.ev")"
+done
+
+# The region programs (REGION: zero, start, stop, dump) and a whole
+# process, both tools run by hand under one environment: one VALGRIND_LIB
+# holding both tools.  Each dump's totals, compared.  Without bm-run's
+# glibc mask, glibc picks its string functions by what cpuid says, so the
+# bm tool answers cpuid as the host does here (--fixed-cpu=no), as
+# callgrind does.
+callgrind_tool=/usr/libexec/valgrind/callgrind-amd64-linux
+mkdir vglib
+ln -s "$ENGINE_DIR/bm-amd64-linux" "$ENGINE_DIR/vgpreload_core-amd64-linux.so" "$callgrind_tool" vglib/
+# by_hand NAME ATSTART PROGRAM: NAME.TOOL.totals, "trigger: totals" a dump.
+by_hand() {
+	for tool in callgrind bm; do
+		mkdir "$1.$tool"
+		fixed=
+		[ $tool = bm ] && fixed=--fixed-cpu=no
+		(cd "$1.$tool" && env -i VALGRIND_LIB="$scratch/vglib" LD_BIND_NOW=1 "$VALGRIND" --tool=$tool $fixed \
+			--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --collect-systime=nsec \
+			--instr-atstart="$2" --callgrind-out-file=out "$3" >stdout 2>log)
+		for f in "$1.$tool"/out*; do
+			printf '%s: %s\n' "$(sed -n 's/^desc: Trigger: //p' "$f")" \
+				"$(sed -n 's/^totals: //p' "$f" | cut -d' ' -f1-10)"
+			perl "$top_srcdir/tests/cli/data/engine/callgraph.pl" "$f" >>"$1.$tool.cg"
+		done | sort >"$1.$tool.totals"
+		sed "s/^/# $1 $tool: /" "$1.$tool.totals"
+	done
+}
+if [ -x "$callgrind_tool" ]; then
+	for prog in fib syscalls sort; do
+		by_hand $prog no "$PROGRAMS/$prog"
+		check_eq "$prog: every region has the same events with either tool" \
+			"$(cat $prog.callgrind.totals)" "$(cat $prog.bm.totals)"
+		check "$prog: and the same call graph (recursion in fib, qsort calling back in sort)" \
+			diff $prog.callgrind.cg $prog.bm.cg
+	done
+	by_hand whole yes "$PROGRAMS/whole"
+	check_eq "a whole process: the same events with either tool" \
+		"$(cat whole.callgrind.totals)" "$(cat whole.bm.totals)"
+	check "a whole process: the same call graph (ld.so and libc's start-up included)" \
+		diff whole.callgrind.cg whole.bm.cg
+	# Signal handlers return to the kernel's trampoline, which no call
+	# made (the bm engine crashed there once: any shell that forks).
+	by_hand signals yes "$PROGRAMS/signals"
+	check_eq "signal handlers: the program runs to its end under the bm engine" \
+		"handled 2, child 3" "$(cat signals.bm/stdout)"
+	check_eq "signal handlers: the same events with either tool" \
+		"$(cat signals.callgrind.totals)" "$(cat signals.bm.totals)"
+	check "signal handlers: the same call graph" diff signals.callgrind.cg signals.bm.cg
+	# Valgrind serialises threads, and their interleaving is not
+	# reproducible (docs/determinism.md): from run to run of either tool
+	# the accesses move by a few percent; the instructions within 0.1%.
+	by_hand threads no "$PROGRAMS/threads"
+	check "threads: the instructions within 0.1% with either tool" \
+		perl -e 'my @a = split " ", $ARGV[0]; my @b = split " ", $ARGV[1];
+			exit(abs($a[3] - $b[3]) > $a[3] * 1e-3)' \
+		"$(grep bench_threads threads.callgrind.totals)" "$(grep bench_threads threads.bm.totals)"
+else
+	ok "# SKIP the programs by hand: no $callgrind_tool"
+fi
+
+# The fixed virtual CPU: what a program that dispatches on the CPU sees
+# under the bm engine, and the path it takes, are the same on every host.
+mkdir cpu.bm
+(cd cpu.bm && env -i VALGRIND_LIB="$ENGINE_DIR" LD_BIND_NOW=1 "$VALGRIND" --tool=bm --instr-atstart=no \
+	--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --collect-systime=nsec \
+	--callgrind-out-file=out "$PROGRAMS/cpu" >stdout 2>log)
+check_output "the bm engine's CPU: cpuid leaves 0, 1 and 7, __builtin_cpu_supports, the SSE2 path" \
+	"$top_srcdir/tests/cli/data/engine/cpu.out" cpu.bm/stdout
+echo "# natively this host says: $("$PROGRAMS/cpu" | tr '\n' ';')"
+
+# The events of every benchmark above with the bm engine, against those
+# recorded in tests/cli/data/engine/events.txt (with the CPU that made
+# them): run on another vendor, this proves or disproves that the numbers
+# do not depend on the host.
+# (Not tests/programs/cpu's: it runs by hand, without bm-run's padded
+# environment, so its stack moves with the length of the build
+# directory's path, and a write miss with it: distcheck's deep tree.)
+cat cases.bm.ev inputs.bm.ev hashtable.bm.ev sort.bm.ev parse.bm.ev fileio.bm.ev | cut -d' ' -f1-11 >events.now
+# The record holds for the test programs as a build without sanitizers
+# lays them out, wherever the tree was checked out (__FILE__ is relative to
+# it: BM_PREFIX_MAP in Makefile.am): sanitizers move their data, and glibc's
+# string functions count a few instructions more or less by where their
+# strings lie.
+recorded="$top_srcdir/tests/cli/data/engine/events.txt"
+sanitized=$(sed -n 's/^BM_SANITIZE_CFLAGS = *//p' "$top_builddir/Makefile")
+# On a host other than the record's (CPU model and kernel), a difference is
+# a finding about the engine, reported with the host's particulars as a TAP
+# TODO (printed, never hidden) rather than failing the build of a change
+# that did not cause it (docs/determinism.md: CI's host counted otherwise).
+host="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), kernel $(uname -r)"
+recorded_host=$(sed -n '1s/^# recorded with the bm engine on \([^(]*[^ (]\) *(.*/\1/p' "$recorded")
+if [ -z "$sanitized" ]; then
+	{ grep '^#' "$recorded"; cat events.now; } >events.cmp
+	desc="every benchmark's events with the bm engine are those recorded"
+	echo "# $(head -n 1 "$recorded" | sed 's/^# //')"
+	echo "# this host: $host; glibc $(getconf GNU_LIBC_VERSION | sed 's/glibc //')"
+	if [ "$host" = "$recorded_host" ]; then
+		check_output "$desc" "$recorded" events.cmp
+	elif cmp -s "$recorded" events.cmp; then
+		ok "$desc (on another host than the record's)"
+	else
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n - $desc # TODO on $host, not the record's $recorded_host: the differences follow"
+		diff -u "$recorded" events.cmp | head -n 60 | sed 's/^/# /'
+	fi
+else
+	ok "# SKIP the recorded events: a sanitizer build lays the programs out otherwise"
+fi
+
+# Symbol mode: every function's inclusive cost over its calls, from the
+# call graph of one run, with either engine.
+for engine in callgrind bm; do
+	"$BM_RUN" -q --no-profile --engine $engine --bench 'checksum' --bench 'main' \
+		-o sym.$engine.json -- "$PROGRAMS/whole" >/dev/null 2>&1
+	events sym.$engine.json | sed "s/^/# $engine: /"
+done
+check "symbol mode: functions measured and called" \
+	json_get sym.bm.json '(grep { $_->{status} ne "ok" || !$_->{calls} } @{$j->{benchmarks}}) ? die : 1'
+check_eq "symbol mode: the same events, calls and cycles with either engine" \
+	"$(json_get sym.callgrind.json 'join "\n", map { "$_->{id} $_->{calls} $_->{cycles} " . join " ", map { $_ // 0 } @{$_->{events}}{qw('"$EVENTS"')} } @{$j->{benchmarks}}')" \
+	"$(json_get sym.bm.json 'join "\n", map { "$_->{id} $_->{calls} $_->{cycles} " . join " ", map { $_ // 0 } @{$_->{events}}{qw('"$EVENTS"')} } @{$j->{benchmarks}}')"
+
+# Errors: a missing tool is exit 2 with what to do.
+BM_ENGINE_DIR="$scratch/nowhere" "$BM_RUN" -q --engine bm -- "$PROGRAMS/fib" >/dev/null 2>missing.err
+check_eq "the tool not installed: exit 2" 2 $?
+check "... saying where it looked and what to do" \
+	grep -q "bm's Valgrind tool is not in '$scratch/nowhere' (BM_ENGINE_DIR): build bm with it" missing.err
+"$BM_RUN" -q --engine cachegrind -- "$PROGRAMS/fib" >/dev/null 2>bad.err
+check_eq "an unknown engine: exit 2" 2 $?
+
+done_testing

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/* Pull-request comments and merge-request notes: see review_comment.h.
+ * GitHub and GitLab differ in URLs, the header that carries the token and
+ * the method of an update: one table entry each. */
+#include "config.h"
+
+#include "review_comment.h"
+
+#include "error.h"
+#include "http_client.h"
+#include "rest.h"
+#include "xalloc.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct review_site {
+	const char *name, *request;
+	/* The URLs (newly allocated): page p of the request's comments (100 a
+	 * page), where a new one is posted, and comment id. */
+	char *(*list)(const struct review_target *t, int page);
+	char *(*create)(const struct review_target *t);
+	char *(*update)(const struct review_target *t, long long id);
+	const char *update_method;
+	const char *extra_header;
+};
+
+static char *github_list(const struct review_target *t, int page)
+{
+	return xasprintf("%s/repos/%s/issues/%ld/comments?per_page=100&page=%d", t->api, t->where, t->number, page);
+}
+
+static char *github_create(const struct review_target *t)
+{
+	return xasprintf("%s/repos/%s/issues/%ld/comments", t->api, t->where, t->number);
+}
+
+static char *github_update(const struct review_target *t, long long id)
+{
+	return xasprintf("%s/repos/%s/issues/comments/%lld", t->api, t->where, id);
+}
+
+static char *gitlab_list(const struct review_target *t, int page)
+{
+	return xasprintf("%s/projects/%s/merge_requests/%ld/notes?per_page=100&page=%d&sort=asc", t->api, t->where,
+			 t->number, page);
+}
+
+static char *gitlab_create(const struct review_target *t)
+{
+	return xasprintf("%s/projects/%s/merge_requests/%ld/notes", t->api, t->where, t->number);
+}
+
+static char *gitlab_update(const struct review_target *t, long long id)
+{
+	return xasprintf("%s/projects/%s/merge_requests/%ld/notes/%lld", t->api, t->where, t->number, id);
+}
+
+static const struct review_site github = {
+	"GitHub", "pull request", github_list, github_create, github_update, "PATCH",
+	"Accept: application/vnd.github+json",
+};
+
+static const struct review_site gitlab = {
+	"GitLab", "merge request", gitlab_list, gitlab_create, gitlab_update, "PUT", "Accept: application/json",
+};
+
+/* Pages of comments looked through at most (10,000 comments). */
+#define MAX_PAGES 100
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+static char *trimmed(const char *url)
+{
+	size_t n = strlen(url);
+	while (n && url[n - 1] == '/')
+		n--;
+	return xstrndup(url, n);
+}
+
+/* N of GITHUB_REF's refs/pull/N/merge (or .../head), or 0. */
+static long pull_of_ref(const char *ref)
+{
+	long n = 0;
+	int len = 0;
+	if (ref && sscanf(ref, "refs/pull/%ld/%n", &n, &len) == 1 && len > 0 && n > 0)
+		return n;
+	return 0;
+}
+
+int review_target_from_env(struct review_target *t, long pr, char **err)
+{
+	memset(t, 0, sizeof *t);
+	int on_github = env("GITHUB_ACTIONS") || (env("GITHUB_REPOSITORY") && !env("GITLAB_CI"));
+	int on_gitlab = !on_github && (env("GITLAB_CI") || env("CI_MERGE_REQUEST_IID"));
+	if (on_github) {
+		const char *repo = env("GITHUB_REPOSITORY"), *token = env("GITHUB_TOKEN");
+		long n = pr > 0 ? pr : pull_of_ref(env("GITHUB_REF"));
+		if (!repo || !strchr(repo, '/') || !token)
+			return bm_error(err, "--comment on GitHub needs GITHUB_REPOSITORY (OWNER/REPO) and GITHUB_TOKEN (with "
+					     "permission to write pull requests)");
+		if (n <= 0)
+			return bm_error(err, "--comment: not a pull request (give --pr N, or run on a pull_request event, "
+					     "whose GITHUB_REF is refs/pull/N/merge)");
+		if (http_token_check(token, "GITHUB_TOKEN", err)) {
+			bm_error_prefix(err, "--comment");
+			return -1;
+		}
+		t->site = &github;
+		t->api = trimmed(env("GITHUB_API_URL") ? env("GITHUB_API_URL") : "https://api.github.com");
+		t->where = xstrdup(repo);
+		t->number = n;
+		t->auth = xasprintf("Authorization: Bearer %s", token);
+		return 0;
+	}
+	if (on_gitlab) {
+		const char *api = env("CI_API_V4_URL"), *project = env("CI_PROJECT_ID"),
+			   *token = env("BM_GITLAB_TOKEN") ? env("BM_GITLAB_TOKEN") : env("GITLAB_TOKEN"),
+			   *iid = env("CI_MERGE_REQUEST_IID");
+		long n = pr > 0 ? pr : iid ? strtol(iid, NULL, 10) : 0;
+		if (!api || !project || !token)
+			return bm_error(err, "--comment on GitLab needs CI_API_V4_URL, CI_PROJECT_ID and a token with the api "
+					     "scope in BM_GITLAB_TOKEN (a CI/CD variable)");
+		if (n <= 0)
+			return bm_error(err, "--comment: not a merge request (give --pr IID, or run in a merge request "
+					     "pipeline, which sets CI_MERGE_REQUEST_IID)");
+		if (http_token_check(token, env("BM_GITLAB_TOKEN") ? "BM_GITLAB_TOKEN" : "GITLAB_TOKEN", err)) {
+			bm_error_prefix(err, "--comment");
+			return -1;
+		}
+		t->site = &gitlab;
+		t->api = trimmed(api);
+		t->where = xstrdup(project);
+		t->number = n;
+		t->auth = xasprintf("PRIVATE-TOKEN: %s", token);
+		return 0;
+	}
+	return bm_error(err, "--comment works in GitHub Actions (GITHUB_REPOSITORY, GITHUB_TOKEN) or GitLab CI "
+			     "(CI_API_V4_URL, CI_PROJECT_ID, BM_GITLAB_TOKEN): neither is set");
+}
+
+void review_target_release(struct review_target *t)
+{
+	free(t->api);
+	free(t->where);
+	free(t->auth);
+	memset(t, 0, sizeof *t);
+}
+
+const char *review_site_name(const struct review_target *t)
+{
+	return t->site->name;
+}
+
+const char *review_request_name(const struct review_target *t)
+{
+	return t->site->request;
+}
+
+char *review_marker(const char *project)
+{
+	char *m = xasprintf("<!-- bm-check: %s -->", project);
+	/* Nothing in the name may end the HTML comment early. */
+	for (char *p = m + 15; p[4]; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+		      *p == '_'))
+			*p = '_';
+	return m;
+}
+
+/* One request; the answer's body (the caller frees it) when its status
+ * is want, else -1 with *err. */
+static int call(const struct review_target *t, const char *method, const char *url, const char *body, long want,
+		char **answer, char **err)
+{
+	const char *headers[] = {t->auth, t->site->extra_header, "X-GitHub-Api-Version: 2022-11-28", NULL};
+	struct rest_answer ans;
+	if (rest_request(method, url, headers, body, &ans, err))
+		return -1;
+	if (ans.status != want) {
+		char *text = rest_error_text(&ans);
+		bm_error(err, "%s answered %ld for %s %s: %s", t->site->name, ans.status, method, url, text);
+		bm_error_escape(err);
+		free(text);
+		free(ans.body);
+		return -1;
+	}
+	*answer = ans.body;
+	return 0;
+}
+
+/* The id of the first comment that holds marker: 1 found, 0 none, -1. */
+static int find(const struct review_target *t, const char *marker, long long *id, char **err)
+{
+	for (int page = 1; page <= MAX_PAGES; page++) {
+		char *url = t->site->list(t, page), *body;
+		int rc = call(t, "GET", url, NULL, 200, &body, err);
+		free(url);
+		if (rc)
+			return -1;
+		json_t *list = json_loads(body, 0, NULL);
+		free(body);
+		if (!json_is_array(list)) {
+			json_decref(list);
+			return bm_error(err, "%s's list of comments is not a JSON array", t->site->name);
+		}
+		size_t n = json_array_size(list);
+		for (size_t i = 0; i < n; i++) {
+			json_t *c = json_array_get(list, i);
+			const char *text = json_string_value(json_object_get(c, "body"));
+			if (text && strstr(text, marker) && json_is_integer(json_object_get(c, "id"))) {
+				*id = (long long)json_integer_value(json_object_get(c, "id"));
+				json_decref(list);
+				return 1;
+			}
+		}
+		json_decref(list);
+		if (n < 100)
+			return 0;
+	}
+	return 0;
+}
+
+int review_comment_put(const struct review_target *t, const char *marker, const char *body, int *updated,
+		       char **err)
+{
+	long long id = 0;
+	int found = find(t, marker, &id, err);
+	if (found < 0)
+		return -1;
+	json_t *j = json_pack("{s:s}", "body", body);
+	if (!j)
+		return bm_error(err, "the comment is not valid UTF-8");
+	char *payload = json_dumps(j, JSON_COMPACT), *answer = NULL;
+	json_decref(j);
+	char *url = found ? t->site->update(t, id) : t->site->create(t);
+	int rc = call(t, found ? t->site->update_method : "POST", url, payload, found ? 200 : 201, &answer, err);
+	free(url);
+	free(payload);
+	free(answer);
+	*updated = found;
+	return rc;
+}
