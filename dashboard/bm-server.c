@@ -254,14 +254,13 @@ static int check_name(const char *name)
 	return ok;
 }
 
-static int print_token(struct store *st, int64_t project, int admin, const char *name, const char *what)
+/* Makes a token and prints it; -1 with *err set when it cannot. */
+static int print_token(struct store *st, int64_t project, int admin, const char *name, const char *what,
+		       char **err)
 {
-	char *token, *err = NULL;
-	if (store_token_create(st, project, admin, &token, &err)) {
-		fail("%s", err);
-		free(err);
-		return 2;
-	}
+	char *token;
+	if (store_token_create(st, project, admin, &token, err))
+		return -1;
 	fprintf(stderr, "bm-server: %s for project '%s' (shown once, keep it secret):\n", what, name);
 	printf("%s\n", token);
 	free(token);
@@ -284,11 +283,18 @@ static int cmd_project(const char *db, int argc, char **argv)
 	if (rc == 0) {
 		fail("project '%s' exists already (bm-server token create PROJECT gives another token)", name);
 		rc = 1;
-	} else if (rc < 0 || store_project_get(st, name, &p, &err) != 1) {
-		fail("%s", err ? err : "the new project cannot be read back");
+	} else if (rc < 0) {
+		fail("%s", err);
+		rc = 2;
+	} else if (store_project_get(st, name, &p, &err) != 1 ||
+		   print_token(st, p.id, 0, name, "project created; its upload token", &err)) {
+		/* Two writes, not one: the project stays, and says how to
+		 * get what the second did not make. */
+		fail("project '%s' was created, but not its token (%s): bm-server token create %s makes one", name,
+		     err ? err : "the new project cannot be read back", name);
 		rc = 2;
 	} else {
-		rc = print_token(st, p.id, 0, name, "project created; its upload token");
+		rc = 0;
 	}
 	free(err);
 	store_free(st);
@@ -313,7 +319,9 @@ static int cmd_token(const char *db, int argc, char **argv)
 			fail("no project '%s' (create it with: bm-server project create NAME)", argv[2]);
 		rc = 2;
 	} else {
-		rc = print_token(st, p.id, admin, argv[2], admin ? "admin token" : "upload token");
+		rc = print_token(st, p.id, admin, argv[2], admin ? "admin token" : "upload token", &err) ? 2 : 0;
+		if (rc)
+			fail("%s", err);
 	}
 	free(err);
 	store_free(st);

@@ -194,10 +194,25 @@ const char *http_base_url(struct request *req)
  * gone rather than a connection cut under it. */
 static int draining;
 
-static enum MHD_Result send_response(struct MHD_Connection *conn, struct response *res)
+/* A server error is the operator's to know of (a database that fails, a
+ * disk that is full): one line on standard error, whatever the client
+ * does with the answer. */
+static void log_server_error(const char *method, const char *url, const struct response *res)
+{
+	const char *msg = json_string_value(json_object_get(res->body, "error"));
+	char *m = bm_escape_controls(msg ? msg : "(no message)"), *u = bm_escape_controls(url);
+	fprintf(stderr, "bm-server: %u %s %s: %s\n", res->status, method, u, m);
+	free(m);
+	free(u);
+}
+
+static enum MHD_Result send_response(struct MHD_Connection *conn, const char *method, const char *url,
+				     struct response *res)
 {
 	if (!res->body && !res->text)
 		http_error(res, 500, "the server produced no answer");
+	if (res->status >= 500)
+		log_server_error(method, url, res);
 	char *text;
 	size_t len;
 	if (res->text) {
@@ -488,7 +503,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*con_cls = c;
 		if (begin(c, url, method, &res))
 			return c->web ? web_serve(conn, d->srv->web_dir, c->req.segments, c->req.nsegments)
-				      : send_response(conn, &res);
+				      : send_response(conn, method, url, &res);
 		return MHD_YES;
 	}
 	if (*data_size) {
@@ -501,13 +516,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (decode_body(c, &res))
-		return send_response(conn, &res);
+		return send_response(conn, method, url, &res);
 	xgrow(&c->body, &c->alloc, c->size + 1, 1);
 	c->body[c->size] = '\0';
 	c->req.body = c->body;
 	c->req.body_size = c->size;
 	c->route->fn(&c->req, &res);
-	return send_response(conn, &res);
+	return send_response(conn, method, url, &res);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,

@@ -450,21 +450,29 @@ static void commit_batch(struct store *st, struct run_job *batch)
 	struct store_tx *tx = st->be->tx_begin(st->db, &err);
 	/* (A batch of one needs no savepoint: its failure is the batch's.) */
 	int isolate = n > 1;
-	for (size_t k = 0; tx && k < n; k++) {
+	int lost = 0;
+	for (size_t k = 0; tx && !lost && k < n; k++) {
 		struct run_job *j = order[k];
 		if (isolate && st->be->savepoint(tx, &j->err)) {
 			j->rc = -1;
+			lost = 1;
 			continue;
 		}
 		j->rc = write_run(st, tx, j, &j->err);
-		if (isolate && st->be->savepoint_end(tx, !j->rc, j->rc ? NULL : &j->err))
+		int end = isolate ? st->be->savepoint_end(tx, !j->rc, j->rc ? NULL : &j->err) : 0;
+		if (end == STORE_TX_LOST)
+			lost = 1;
+		else if (end)
 			j->rc = -1;
 	}
 	free(order);
-	if (!isolate && tx && batch->rc) {
-		/* The one run failed: nothing to commit. */
+	if (tx && (lost || (!isolate && batch->rc))) {
+		/* The one run failed, or a failed run's writes are still in the
+		 * transaction: nothing of it is kept. */
 		st->be->tx_end(tx, 0, NULL);
 		tx = NULL;
+		if (lost)
+			err = xstrdup("database: a run of the batch could not be undone, so the batch was not stored");
 	}
 	int rc = tx ? st->be->tx_end(tx, 1, &err) : -1;
 	size_t rows = 0;

@@ -78,6 +78,9 @@ struct store_value {
 };
 typedef int (*store_values_fn)(void *ctx, const struct store_value *v);
 
+/* What savepoint_end answers when the transaction cannot go on. */
+#define STORE_TX_LOST (-2)
+
 struct store_backend {
 	const char *name;
 	/* Opens the database target names (a backend-specific string),
@@ -109,9 +112,11 @@ struct store_backend {
 	/* Commits (commit != 0) or rolls back, and frees tx. */
 	int (*tx_end)(struct store_tx *tx, int commit, char **err);
 	int (*savepoint)(struct store_tx *tx, char **err);
-	/* Keeps (ok) or undoes what the run since the savepoint wrote.  A
+	/* Keeps (ok) or undoes what the run since the savepoint wrote: 0.  A
 	 * backend that buffers writes sends them here: when they fail it
-	 * undoes the run and returns -1. */
+	 * undoes the run and returns -1.  STORE_TX_LOST when the run's writes
+	 * could not be undone (or the database rolled the transaction back
+	 * of itself): the batch is rolled back whole. */
 	int (*savepoint_end)(struct store_tx *tx, int ok, char **err);
 	/* 1 with *pk when written, 0 when the project has that run_id already. */
 	int (*run_insert)(struct store_tx *tx, int64_t project, const struct store_run_row *r, int64_t *pk,

@@ -81,15 +81,38 @@ static void ignore_notice(void *arg, const char *message)
 	(void)arg, (void)message;
 }
 
+/* libpq's messages as one line: its lines ("...\n\tIs the server
+ * running...?") joined by single spaces. */
+static char *one_line(const char *m)
+{
+	char *out = xmalloc(strlen(m) + 1), *o = out;
+	for (const char *p = m; *p; p++) {
+		if (*p == '\n' || *p == '\t' || *p == '\r' || *p == ' ') {
+			if (o > out && o[-1] != ' ')
+				*o++ = ' ';
+		} else {
+			*o++ = *p;
+		}
+	}
+	while (o > out && o[-1] == ' ')
+		o--;
+	*o = '\0';
+	return out;
+}
+
+/* A failed statement's error is its primary message ("relation ... does
+ * not exist"), without the "ERROR:" and the query text PostgreSQL quotes
+ * on lines of their own; a failed connection's, libpq's own message. */
 void pg_fail(char **err, struct pg_conn *c, const PGresult *r, const char *what)
 {
-	const char *m = r ? PQresultErrorMessage(r) : NULL;
+	const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	if (!m || !*m)
+		m = r ? PQresultErrorMessage(r) : NULL;
 	if (!m || !*m)
 		m = PQerrorMessage(c->pg);
-	size_t len = strlen(m);
-	while (len && (m[len - 1] == '\n' || m[len - 1] == ' '))
-		len--;
-	bm_error(err, "database: %s: %.*s", what, (int)len, m);
+	char *line = one_line(m);
+	bm_error(err, "database: %s: %s", what, line);
+	free(line);
 }
 
 /* The name of sql prepared on c ("bm<i>"), preparing it when new; NULL
@@ -183,11 +206,9 @@ static struct pg_conn *conn_open(struct store_db *db, char **err)
 {
 	PGconn *pg = PQconnectdb(db->conninfo);
 	if (!pg || PQstatus(pg) != CONNECTION_OK) {
-		const char *m = pg ? PQerrorMessage(pg) : "out of memory";
-		size_t len = strlen(m);
-		while (len && (m[len - 1] == '\n' || m[len - 1] == ' '))
-			len--;
-		bm_error(err, "cannot connect to %s: %.*s", db->display, (int)len, m);
+		char *m = one_line(pg ? PQerrorMessage(pg) : "out of memory");
+		bm_error(err, "cannot connect to %s: %s", db->display, m);
+		free(m);
 		PQfinish(pg);
 		return NULL;
 	}

@@ -46,11 +46,25 @@ struct store_tx *pg_tx_begin(struct store_db *db, char **err)
 	return tx;
 }
 
+/* A COMMIT of a transaction that failed earlier is a ROLLBACK, and
+ * PostgreSQL answers it as a success: "ROLLBACK" is only in its tag. */
+static int pg_commit(struct pg_conn *c, char **err)
+{
+	if (PQtransactionStatus(c->pg) == PQTRANS_INERROR)
+		return bm_error(err, "database: commit: the transaction had failed: nothing of it was stored");
+	PGresult *r = pg_query(c, "COMMIT", 0, NULL, NULL, "commit", err);
+	if (!r)
+		return -1;
+	int committed = !strcmp(PQcmdStatus(r), "COMMIT");
+	PQclear(r);
+	return committed ? 0 : bm_error(err, "database: commit: the transaction was rolled back: nothing of it was stored");
+}
+
 int pg_tx_end(struct store_tx *tx, int commit, char **err)
 {
 	int rc = 0;
 	if (commit)
-		rc = flush_all(tx, err) || pg_exec(tx->c, "COMMIT", "commit", err) ? -1 : 0;
+		rc = flush_all(tx, err) || pg_commit(tx->c, err) ? -1 : 0;
 	/* pg_release rolls back what was not committed. */
 	pg_release(tx->db, tx->c);
 	pg_batch_free(&tx->results);
@@ -78,9 +92,11 @@ int pg_savepoint_end(struct store_tx *tx, int ok, char **err)
 		pg_batch_clear(&tx->results);
 		pg_batch_clear(&tx->metrics);
 		pg_batch_clear(&tx->profiles);
-		pg_exec(tx->c, "ROLLBACK TO SAVEPOINT run", "roll back a run", NULL);
+		if (pg_exec(tx->c, "ROLLBACK TO SAVEPOINT run", "roll back a run", NULL))
+			return STORE_TX_LOST;
 	}
-	pg_exec(tx->c, "RELEASE SAVEPOINT run", "release a run", NULL);
+	if (pg_exec(tx->c, "RELEASE SAVEPOINT run", "release a run", NULL))
+		return STORE_TX_LOST;
 	return rc;
 }
 

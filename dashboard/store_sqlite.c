@@ -220,6 +220,11 @@ struct conn *sq_acquire(struct store_db *db, char **err)
 
 void sq_release(struct store_db *db, struct conn *c)
 {
+	/* A connection left inside a transaction (a COMMIT refused, say) is
+	 * rolled back before anyone else borrows it: an open read would
+	 * hold its snapshot, and the WAL, for ever. */
+	if (!sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 	pthread_mutex_lock(&db->lock);
 	c->next = db->free_list;
 	db->free_list = c;

@@ -57,10 +57,14 @@ int sq_savepoint_end(struct store_tx *tx, int ok, char **err)
 {
 	(void)err;
 	sqlite3_stmt *s;
-	if (!ok && (s = sq_stmt(tx->c, SQL_ROLLBACK_TO, NULL)))
-		sq_run(tx->c, s, NULL);
-	if ((s = sq_stmt(tx->c, SQL_RELEASE, NULL)))
-		sq_run(tx->c, s, NULL);
+	/* An interrupt, a full disk or an I/O error rolls SQLite's whole
+	 * transaction back: what the batch wrote before is gone too. */
+	if (sqlite3_get_autocommit(tx->c->db))
+		return STORE_TX_LOST;
+	if (!ok && !((s = sq_stmt(tx->c, SQL_ROLLBACK_TO, NULL)) && !sq_run(tx->c, s, NULL)))
+		return STORE_TX_LOST;
+	if (!((s = sq_stmt(tx->c, SQL_RELEASE, NULL)) && !sq_run(tx->c, s, NULL)))
+		return STORE_TX_LOST;
 	return 0;
 }
 

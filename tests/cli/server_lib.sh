@@ -15,12 +15,14 @@ server_pid=
 server_url=
 
 # start_server DB [serve options]: starts bm-server and waits for its
-# "serving" line; sets server_pid and server_url.
+# "serving" line; sets server_pid and server_url.  With server_preload
+# set, that library is preloaded into it (tests/faults/dbfault.c).
+server_preload=
 start_server() {
 	db=$1
 	shift
 	rm -f "$scratch/server.out"
-	"$BM_SERVER_BIN" --db "$db" serve --listen 127.0.0.1:0 "$@" >"$scratch/server.out" 2>>"$scratch/server.err" &
+	LD_PRELOAD=$server_preload "$BM_SERVER_BIN" --db "$db" serve --listen 127.0.0.1:0 "$@" >"$scratch/server.out" 2>>"$scratch/server.err" &
 	server_pid=$!
 	for _ in $(seq 100); do
 		server_url=$(sed -n 's|^bm-server: serving \(http://[^ ]*\)/ .*|\1|p' "$scratch/server.out" 2>/dev/null)
