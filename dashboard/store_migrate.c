@@ -125,12 +125,15 @@ int store_migrate(const char *from, const char *to, int progress, char **err)
 	/* What the target holds now, committed. */
 	for (size_t i = 0; !rc && i < NTABLES; i++) {
 		int64_t n;
-		if (tb->count_rows(dst, &tables[i], &n, err))
+		if (tb->count_rows(dst, &tables[i], &n, err)) {
+			bm_error_suffix(err, " (the copy is committed, but could not be counted after: count the "
+					     "target's rows against the source's, or drop the target and move again)");
 			rc = -1;
-		else if (n != counts[i])
+		} else if (n != counts[i]) {
 			rc = bm_error(err, "%s: %lld rows copied, %lld in the target (the copy is committed: drop the "
 					   "target database and move again)", tables[i].name, (long long)counts[i],
 				      (long long)n);
+		}
 	}
 	if (src)
 		fb->close(src);

@@ -386,4 +386,47 @@ arm 0
 check_eq "serve: each database call of opening a new database failing stops it with the database's error; the database opens after" \
 	"" "$serve_bad"
 
+# migrate (SQLite into PostgreSQL): a failure anywhere, in reading the
+# source or writing the target, is exit 2 saying nothing was copied, and
+# the target is left as it was: a move into it then succeeds.
+if [ "${BM_TEST_DB:-sqlite}" = postgresql ]; then
+	src="$scratch/src.db"
+	stok=$("$BM_SERVER_BIN" --db "$src" project create app 2>/dev/null)
+	start_server "$src" || exit 1
+	for r in import m1 m2 pr; do upload "$stok" app "$r.json" >/dev/null; done
+	api POST /api/v1/projects/app/commits/a2a2a2/acknowledgements -H "Authorization: Bearer $stok" \
+		-d '{"benchmark":"suite::b1","by":"ann","reason":"known"}' >/dev/null
+	stop_server
+	move_bad=
+	n=1
+	while [ "$n" -le 300 ]; do
+		dst=$(pg_db "move$n")
+		arm "$n"
+		LD_PRELOAD=$shim "$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" >out.txt 2>err.txt
+		rc=$?
+		fired || break
+		call=$(cat "$fault.fired")
+		arm 0
+		if [ "$rc" = 0 ]; then
+			: # the failure lost nothing (a prepared statement run unprepared)
+		elif [ "$rc" != 2 ] || ! grep -q 'nothing was copied\|database' err.txt; then
+			move_bad="$move_bad
+call $n ($call): exit $rc, $(head -3 err.txt)"
+		elif grep -q 'the copy is committed, but could not be counted after' err.txt; then
+			# Said so: then the copy is whole.
+			[ "$(db_query "$dst" 'SELECT count(*) FROM results')" = "$(sqlite3 "$src" \
+				'SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM incoming_results)')" ] ||
+				move_bad="$move_bad
+after call $n ($call) failed after the commit, the target's results differ"
+		elif ! again=$("$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" 2>&1 >/dev/null); then
+			move_bad="$move_bad
+after call $n ($call) failed, the target is not as it was: $again"
+		fi
+		n=$((n + 1))
+	done
+	[ "$n" -gt 2 ] || move_bad="only $((n - 1)) calls"
+	check_eq "migrate: each database call failing ($((n - 1)) calls) is exit 2 and leaves the target as it was" \
+		"" "$move_bad"
+fi
+
 done_testing
