@@ -218,6 +218,7 @@ static struct pg_conn *conn_open(struct store_db *db, char **err)
 	/* Whatever the database's own defaults, texts as UTF-8. */
 	if (pg_exec(c, "SET client_encoding = 'UTF8'", "set up the connection", err)) {
 		PQfinish(pg);
+		forget_prepared(c);
 		free(c);
 		return NULL;
 	}
@@ -325,35 +326,6 @@ static int migrate(struct pg_conn *c, char **err)
 	return rc;
 }
 
-static struct store_db *pg_open(const char *conninfo, const struct store_options *o, char **err)
-{
-	(void)o;
-	struct store_db *db = xcalloc(1, sizeof *db);
-	db->conninfo = xstrdup(conninfo);
-	db->display = pg_display(conninfo);
-	pthread_mutex_init(&db->lock, NULL);
-	struct pg_conn *c = pg_acquire(db, err);
-	if (c && migrate(c, err)) {
-		bm_error_prefix(err, db->display);
-		pg_release(db, c);
-		c = NULL;
-	}
-	if (!c) {
-		for (size_t i = 0; i < db->nall; i++) {
-			PQfinish(db->all[i]->pg);
-			free(db->all[i]);
-		}
-		free(db->all);
-		free(db->conninfo);
-		free(db->display);
-		pthread_mutex_destroy(&db->lock);
-		free(db);
-		return NULL;
-	}
-	pg_release(db, c);
-	return db;
-}
-
 static void pg_close(struct store_db *db)
 {
 	if (!db)
@@ -368,6 +340,27 @@ static void pg_close(struct store_db *db)
 	free(db->conninfo);
 	free(db->display);
 	free(db);
+}
+
+static struct store_db *pg_open(const char *conninfo, const struct store_options *o, char **err)
+{
+	(void)o;
+	struct store_db *db = xcalloc(1, sizeof *db);
+	db->conninfo = xstrdup(conninfo);
+	db->display = pg_display(conninfo);
+	pthread_mutex_init(&db->lock, NULL);
+	struct pg_conn *c = pg_acquire(db, err);
+	if (c && migrate(c, err)) {
+		bm_error_prefix(err, db->display);
+		pg_release(db, c);
+		c = NULL;
+	}
+	if (!c) {
+		pg_close(db);
+		return NULL;
+	}
+	pg_release(db, c);
+	return db;
 }
 
 const struct store_backend store_pg = {
