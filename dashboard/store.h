@@ -2,9 +2,9 @@
 /* The server's storage: projects, tokens, runs and their results.
  *
  * This header is the whole contract between bm-server's analysis and its
- * database.  store.c implements it once, with what does not depend on
- * the database (group commit, caches of what never changes, the rules a
- * backend must not decide), over a backend's table of SQL functions
+ * database.  store.c, store_write.c and store_series.c implement it once,
+ * with what does not depend on the database (group commit, caches of what
+ * never changes, the rules a backend must not decide), over a backend's table of SQL functions
  * (store_backend.h): SQLite (store_sqlite*.c: one file, WAL mode) or
  * PostgreSQL (store_pg*.c), both with versioned migrations.
  *

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* What a storage backend does for the store (store.c): SQL and
+/* What a storage backend does for the store (store*.c): SQL and
  * connections, nothing else.  Each backend is one table of these
  * functions, filled in its own files (store_sqlite*.c, store_pg*.c);
- * store.c is written once against the table and never names a backend.
+ * the store is written once against the table and never names a backend.
  *
  * Conventions are store.h's: lookups return 1 found, 0 not, -1 with *err
  * set; the rest 0 or -1.  A struct store_db is safe to use from many
- * threads at once (each call borrows a connection); store.c calls the
+ * threads at once (each call borrows a connection); store_write.c calls the
  * write functions of one process one at a time (its write lock), and a
  * backend that several processes share keeps them correct anyway (a
  * run_id is stored once, whichever instance wins). */
@@ -26,7 +26,7 @@ struct store_run_row {
 	long pr; /* 0: not a pull request */
 };
 
-/* A benchmark's result as it is written (store.c's rules made it from
+/* A benchmark's result as it is written (store_write.c's rules made it from
  * the report: the speed of an imported benchmark, the compressed
  * profile).  Absent values are NULL in the database. */
 struct store_row {

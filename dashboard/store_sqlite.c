@@ -4,7 +4,7 @@
  *
  * One database file in WAL mode with synchronous=FULL, so that a commit
  * is on disk before the API answers 2xx.  Readers run in parallel on
- * pooled connections; store.c serialises writers (SQLite allows one at a
+ * pooled connections; store_write.c serialises writers (SQLite allows one at a
  * time anyway, and waiting on a mutex is cheaper than on SQLITE_BUSY).
  * The schema version is PRAGMA user_version; migrations[i] takes it from
  * i to i + 1, each in its own transaction.

@@ -53,7 +53,7 @@ struct store_db {
 	struct conn *free_list;
 	struct conn **all;
 	size_t nall, all_alloc;
-	size_t incoming;   /* rows in incoming_results (store.c's writes are serial) */
+	size_t incoming;   /* rows in incoming_results (the store's writes are serial) */
 	size_t merge_rows; /* merge once incoming reaches this */
 };
 
