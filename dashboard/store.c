@@ -215,6 +215,18 @@ void store_acks_free(struct store_ack *acks, size_t n)
 }
 /* ---- reading runs and results ---- */
 
+void store_run_set_ancestors(struct store_run *run, const char *json)
+{
+	json_t *a = json_loads(json ? json : "[]", 0, NULL);
+	size_t n = json_array_size(a);
+	run->ancestors = xcalloc(n + 1, sizeof *run->ancestors);
+	run->nancestors = 0;
+	for (size_t i = 0; i < n; i++)
+		if (json_is_string(json_array_get(a, i)))
+			run->ancestors[run->nancestors++] = xstrdup(json_string_value(json_array_get(a, i)));
+	json_decref(a);
+}
+
 void store_run_release(struct store_run *run)
 {
 	free(run->run_id);

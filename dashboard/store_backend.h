@@ -53,6 +53,10 @@ enum store_run_query {
 	RUNQ_RUN_ID,       /* a = run_id */
 };
 
+/* Gives run its ancestry from the text a backend stores it as (a JSON
+ * array of SHAs, nearest first). */
+void store_run_set_ancestors(struct store_run *run, const char *json);
+
 /* One point of branch_series, whose texts (store_point_set_texts) fn
  * takes over. */
 typedef int (*store_row_fn)(void *ctx, const char *benchmark, const struct store_point *p);

@@ -40,13 +40,7 @@ static void read_run(const PGresult *r, struct store_run *run)
 	run->commit_time = pg_int(r, 0, 6);
 	run->pr = PQgetisnull(r, 0, 7) ? 0 : (long)pg_int(r, 0, 7);
 	run->base_branch = pg_text(r, 0, 8);
-	json_t *a = json_loads(PQgetvalue(r, 0, 9), 0, NULL);
-	size_t n = json_array_size(a);
-	run->ancestors = xcalloc(n + 1, sizeof *run->ancestors);
-	for (size_t i = 0; i < n; i++)
-		if (json_is_string(json_array_get(a, i)))
-			run->ancestors[run->nancestors++] = xstrdup(json_string_value(json_array_get(a, i)));
-	json_decref(a);
+	store_run_set_ancestors(run, PQgetvalue(r, 0, 9));
 }
 
 static const char *const run_queries[] = {

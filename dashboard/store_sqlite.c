@@ -26,6 +26,7 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,6 +275,50 @@ void sq_bind_text(sqlite3_stmt *s, int i, const char *text)
 		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(s, i);
+}
+
+long sq_each(struct store_db *db, const char *what, sq_row_fn row, void *ctx, char **err, const char *sql,
+	     const char *types, ...)
+{
+	struct conn *c = sq_acquire(db, err);
+	if (!c)
+		return -1;
+	long rows = -1;
+	sqlite3_stmt *s = sq_prepare(c, sql, err);
+	if (s) {
+		va_list ap;
+		va_start(ap, types);
+		for (int i = 0; types[i]; i++) {
+			if (types[i] == 'i') {
+				sqlite3_bind_int64(s, i + 1, va_arg(ap, int64_t));
+			} else if (types[i] == 't') {
+				sq_bind_text(s, i + 1, va_arg(ap, const char *));
+			} else {
+				const void *blob = va_arg(ap, const void *);
+				sqlite3_bind_blob(s, i + 1, blob, (int)va_arg(ap, size_t), SQLITE_STATIC);
+			}
+		}
+		va_end(ap);
+		int step;
+		rows = 0;
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			row(s, ctx);
+			rows++;
+		}
+		if (step != SQLITE_DONE)
+			rows = sq_error(err, c->db, what);
+		sqlite3_finalize(s);
+	}
+	sq_release(db, c);
+	return rows;
+}
+
+void *sq_list_add(struct sq_list *l)
+{
+	xgrow(l->items, &l->alloc, *l->n + 1, l->size);
+	char *item = *(char **)l->items + (*l->n)++ * l->size;
+	memset(item, 0, l->size);
+	return item;
 }
 
 static int migrate(struct conn *c, char **err)

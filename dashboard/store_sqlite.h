@@ -71,6 +71,25 @@ char *sq_text(sqlite3_stmt *s, int i);
 /* Binds text (or NULL). */
 void sq_bind_text(sqlite3_stmt *s, int i, const char *text);
 
+/* What sq_each calls with each row of its answer. */
+typedef void (*sq_row_fn)(sqlite3_stmt *s, void *ctx);
+/* Runs the one-off query sql on a connection of db, its parameters ?1,
+ * ?2, ... bound from the arguments after types, a letter each: i an
+ * int64_t, t a text (or NULL), b a blob (its pointer, then its size_t
+ * length); calls row with each row.  The number of rows, or -1 with
+ * *err naming what failed ("database: WHAT: ..."). */
+long sq_each(struct store_db *db, const char *what, sq_row_fn row, void *ctx, char **err, const char *sql,
+	     const char *types, ...);
+
+/* A growing array for sq_each's rows: items points to the caller's
+ * array (NULL to start with), n to its count; each item size bytes. */
+struct sq_list {
+	void *items;
+	size_t *n, alloc, size;
+};
+/* A new zeroed item at the array's end. */
+void *sq_list_add(struct sq_list *l);
+
 /* store_sqlite_admin.c */
 int sq_project_create(struct store_db *db, const char *name, int64_t now, char **err);
 int sq_project_get(struct store_db *db, const char *name, struct project *p, char **err);

@@ -34,31 +34,20 @@ int sq_project_create(struct store_db *db, const char *name, int64_t now, char *
 	return rc;
 }
 
+static void project_row(sqlite3_stmt *s, void *ctx)
+{
+	struct project *p = ctx;
+	p->id = sqlite3_column_int64(s, 0);
+	p->threshold = sqlite3_column_double(s, 1);
+	p->dt = sqlite3_column_double(s, 2);
+	p->st = (unsigned)sqlite3_column_int(s, 3);
+}
+
 int sq_project_get(struct store_db *db, const char *name, struct project *p, char **err)
 {
-	struct conn *c = sq_acquire(db, err);
-	if (!c)
-		return -1;
-	int rc = -1;
-	sqlite3_stmt *s = sq_prepare(c, "SELECT id, threshold, dt, st FROM projects WHERE name = ?1", err);
-	if (s) {
-		sq_bind_text(s, 1, name);
-		int step = sqlite3_step(s);
-		if (step == SQLITE_ROW) {
-			p->id = sqlite3_column_int64(s, 0);
-			p->threshold = sqlite3_column_double(s, 1);
-			p->dt = sqlite3_column_double(s, 2);
-			p->st = (unsigned)sqlite3_column_int(s, 3);
-			rc = 1;
-		} else if (step == SQLITE_DONE) {
-			rc = 0;
-		} else {
-			sq_error(err, c->db, "read project");
-		}
-		sqlite3_finalize(s);
-	}
-	sq_release(db, c);
-	return rc;
+	long rows = sq_each(db, "read project", project_row, p, err,
+			    "SELECT id, threshold, dt, st FROM projects WHERE name = ?1", "t", name);
+	return rows < 0 ? -1 : rows > 0;
 }
 
 /* Runs a one-off write with integer parameters (?1...); returns the
@@ -122,56 +111,37 @@ int sq_token_add(struct store_db *db, int64_t project, const unsigned char *hash
 	return rc;
 }
 
+static void access_row(sqlite3_stmt *s, void *ctx)
+{
+	*(int *)ctx = sqlite3_column_int(s, 0) ? ACCESS_ADMIN : ACCESS_UPLOAD;
+}
+
 int sq_token_access(struct store_db *db, int64_t project, const unsigned char *hash, size_t len, char **err)
 {
-	struct conn *c = sq_acquire(db, err);
-	if (!c)
-		return -1;
-	int rc = -1;
-	sqlite3_stmt *s = sq_prepare(c, "SELECT admin FROM tokens WHERE project = ?1 AND hash = ?2", err);
-	if (s) {
-		sqlite3_bind_int64(s, 1, project);
-		sqlite3_bind_blob(s, 2, hash, (int)len, SQLITE_STATIC);
-		int step = sqlite3_step(s);
-		if (step == SQLITE_ROW)
-			rc = sqlite3_column_int(s, 0) ? ACCESS_ADMIN : ACCESS_UPLOAD;
-		else if (step == SQLITE_DONE)
-			rc = ACCESS_NONE;
-		else
-			sq_error(err, c->db, "read token");
-		sqlite3_finalize(s);
-	}
-	sq_release(db, c);
-	return rc;
+	int access = ACCESS_NONE;
+	long rows = sq_each(db, "read token", access_row, &access, err,
+			    "SELECT admin FROM tokens WHERE project = ?1 AND hash = ?2", "ib", project, hash, len);
+	return rows < 0 ? -1 : access;
+}
+
+static void token_row(sqlite3_stmt *s, void *ctx)
+{
+	*(struct store_token *)sq_list_add(ctx) = (struct store_token){
+		sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1), sqlite3_column_int64(s, 2)};
 }
 
 int sq_token_list(struct store_db *db, int64_t project, struct store_token **tokens, size_t *n, char **err)
 {
-	struct conn *c = sq_acquire(db, err);
-	if (!c)
-		return -1;
-	sqlite3_stmt *s = sq_prepare(c, "SELECT id, admin, created_at FROM tokens WHERE project = ?1 ORDER BY id", err);
-	int rc = -1, step;
-	size_t alloc = 0;
 	*tokens = NULL;
 	*n = 0;
-	if (s) {
-		sqlite3_bind_int64(s, 1, project);
-		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-			xgrow(tokens, &alloc, *n + 1, sizeof **tokens);
-			(*tokens)[(*n)++] = (struct store_token){sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1),
-								 sqlite3_column_int64(s, 2)};
-		}
-		rc = step == SQLITE_DONE ? 0 : sq_error(err, c->db, "list tokens");
-		sqlite3_finalize(s);
-	}
-	sq_release(db, c);
-	if (rc) {
-		free(*tokens);
-		*tokens = NULL;
-		*n = 0;
-	}
-	return rc;
+	struct sq_list l = {.items = tokens, .n = n, .size = sizeof **tokens};
+	if (sq_each(db, "list tokens", token_row, &l, err,
+		    "SELECT id, admin, created_at FROM tokens WHERE project = ?1 ORDER BY id", "i", project) >= 0)
+		return 0;
+	free(*tokens);
+	*tokens = NULL;
+	*n = 0;
+	return -1;
 }
 
 int sq_token_delete(struct store_db *db, int64_t project, int64_t id, char **err)
@@ -208,48 +178,40 @@ int sq_ack_add(struct store_db *db, int64_t project, const struct store_ack *a, 
 
 #define ACK_COLUMNS "SELECT id, benchmark, sha, pr, impact, author, reason, created_at FROM acknowledgements"
 
+static void ack_row(sqlite3_stmt *s, void *ctx)
+{
+	*(struct store_ack *)sq_list_add(ctx) = (struct store_ack){
+		.id = sqlite3_column_int64(s, 0),
+		.benchmark = sq_text(s, 1),
+		.sha = sq_text(s, 2),
+		.pr = (long)sqlite3_column_int64(s, 3),
+		.impact = sqlite3_column_double(s, 4),
+		.by = sq_text(s, 5),
+		.reason = sq_text(s, 6),
+		.created_at = sqlite3_column_int64(s, 7),
+	};
+}
+
 int sq_acks(struct store_db *db, int64_t project, const char *sha, long pr, int all, struct store_ack **acks,
 	    size_t *n, char **err)
 {
-	const char *sql = all  ? ACK_COLUMNS " WHERE project = ?1 ORDER BY id DESC LIMIT 1000"
-			  : pr ? ACK_COLUMNS " WHERE project = ?1 AND pr = ?2 ORDER BY id DESC"
-			       : ACK_COLUMNS " WHERE project = ?1 AND pr = ?2 AND sha = ?3 ORDER BY id DESC";
-	struct conn *c = sq_acquire(db, err);
-	if (!c)
-		return -1;
-	sqlite3_stmt *s = sq_prepare(c, sql, err);
-	int rc = -1, step;
-	size_t alloc = 0;
 	*acks = NULL;
 	*n = 0;
-	if (s) {
-		/* (Binding a parameter a query lacks does nothing.) */
-		sqlite3_bind_int64(s, 1, project);
-		sqlite3_bind_int64(s, 2, pr);
-		sq_bind_text(s, 3, sha);
-		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-			xgrow(acks, &alloc, *n + 1, sizeof **acks);
-			(*acks)[(*n)++] = (struct store_ack){
-				.id = sqlite3_column_int64(s, 0),
-				.benchmark = sq_text(s, 1),
-				.sha = sq_text(s, 2),
-				.pr = (long)sqlite3_column_int64(s, 3),
-				.impact = sqlite3_column_double(s, 4),
-				.by = sq_text(s, 5),
-				.reason = sq_text(s, 6),
-				.created_at = sqlite3_column_int64(s, 7),
-			};
-		}
-		rc = step == SQLITE_DONE ? 0 : sq_error(err, c->db, "read acknowledgements");
-		sqlite3_finalize(s);
-	}
-	sq_release(db, c);
-	if (rc) {
-		store_acks_free(*acks, *n);
-		*acks = NULL;
-		*n = 0;
-	}
-	return rc;
+	struct sq_list l = {.items = acks, .n = n, .size = sizeof **acks};
+	long rows = all  ? sq_each(db, "read acknowledgements", ack_row, &l, err,
+				   ACK_COLUMNS " WHERE project = ?1 ORDER BY id DESC LIMIT 1000", "i", project)
+		    : pr ? sq_each(db, "read acknowledgements", ack_row, &l, err,
+				   ACK_COLUMNS " WHERE project = ?1 AND pr = ?2 ORDER BY id DESC", "ii", project,
+				   (int64_t)pr)
+			 : sq_each(db, "read acknowledgements", ack_row, &l, err,
+				   ACK_COLUMNS " WHERE project = ?1 AND pr = ?2 AND sha = ?3 ORDER BY id DESC", "iit",
+				   project, (int64_t)pr, sha);
+	if (rows >= 0)
+		return 0;
+	store_acks_free(*acks, *n);
+	*acks = NULL;
+	*n = 0;
+	return -1;
 }
 
 int sq_ack_delete(struct store_db *db, int64_t project, int64_t id, char **err)
