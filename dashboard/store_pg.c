@@ -18,6 +18,7 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,13 @@ const char *pg_f64(char *buf, double v)
 
 /* ---- connections ---- */
 
+/* A new session's settings: whatever the database's own defaults, texts
+ * as UTF-8. */
+static int session_setup(struct pg_conn *c, char **err)
+{
+	return pg_exec(c, "SET client_encoding = 'UTF8'", "set up the connection", err);
+}
+
 static struct pg_conn *conn_open(struct store_db *db, char **err)
 {
 	PGconn *pg = PQconnectdb(db->conninfo);
@@ -215,14 +223,30 @@ static struct pg_conn *conn_open(struct store_db *db, char **err)
 	PQsetNoticeProcessor(pg, ignore_notice, NULL);
 	struct pg_conn *c = xcalloc(1, sizeof *c);
 	c->pg = pg;
-	/* Whatever the database's own defaults, texts as UTF-8. */
-	if (pg_exec(c, "SET client_encoding = 'UTF8'", "set up the connection", err)) {
+	if (session_setup(c, err)) {
 		PQfinish(pg);
 		forget_prepared(c);
 		free(c);
 		return NULL;
 	}
 	return c;
+}
+
+/* Whether an idle connection is still there.  A server that restarted,
+ * or ended the session (pg_terminate_backend, a failover), has sent its
+ * last words and closed its end, which an idle socket shows (readable,
+ * hung up): one poll that waits for nothing finds it before a request
+ * fails on it. */
+static int still_there(PGconn *pg)
+{
+	if (PQstatus(pg) != CONNECTION_OK)
+		return 0;
+	struct pollfd p = {.fd = PQsocket(pg), .events = POLLIN | POLLRDHUP};
+	if (poll(&p, 1, 0) <= 0)
+		return 1;
+	if (p.revents & (POLLHUP | POLLRDHUP | POLLERR))
+		return 0;
+	return PQconsumeInput(pg) && PQstatus(pg) == CONNECTION_OK;
 }
 
 struct pg_conn *pg_acquire(struct store_db *db, char **err)
@@ -232,9 +256,13 @@ struct pg_conn *pg_acquire(struct store_db *db, char **err)
 	if (c)
 		db->free_list = c->next;
 	pthread_mutex_unlock(&db->lock);
-	if (c && PQstatus(c->pg) != CONNECTION_OK) {
+	if (c && !still_there(c->pg)) {
 		PQreset(c->pg);
 		forget_prepared(c); /* a new session has none */
+		char *ignored = NULL;
+		if (PQstatus(c->pg) == CONNECTION_OK)
+			session_setup(c, &ignored); /* (failing, so does the query) */
+		free(ignored);
 	}
 	if (c)
 		return c;

@@ -304,6 +304,15 @@ arm 0
 read_answers >after.txt
 check_output "the database back: every read of app answers as before the faults" before.txt after.txt
 check "the server logged the failures on standard error" grep -q 'bm-server: 500 .*database' "$scratch/server.err"
+if [ "${BM_TEST_DB:-sqlite}" = postgresql ]; then
+	# Every connection of the pool was ended by the restart: each is
+	# found closed when next borrowed and made anew, before a request
+	# fails on it.
+	as_pg "$PG_BIN/pg_ctl" -D "$pg_dir/data" -w -t 60 -m fast restart >/dev/null 2>&1
+	read_answers >restarted.txt
+	check_output "PostgreSQL restarted under the server: every read answers at once, as before" \
+		before.txt restarted.txt
+fi
 stop_server
 server_preload=
 
