@@ -2,18 +2,10 @@
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
  *
  * Where the counts go: the table of instruction records, the segments the
- * translations count in, and the blocks (translated superblocks).
- *
- * Callgrind charges a block's costs to the function whose call is in
- * progress (callgrind/bbcc.c: a BBCC per block and context), which is the
- * block's own function except where its code was entered by a jump from
- * another function (glibc's memset jumping into the code of
- * __memset_sse2_unaligned_erms, a .cold part, code without a symbol).  The
- * translations count for the block's own function; each block's entry
- * compares the call graph's current function with its own (one load and
- * compare), and only where they differ does block_enter run: it keeps a
- * snapshot of the block's counts, and at the next block's entry the
- * difference moves to the records of the current function. */
+ * translations count in, and the blocks (translated superblocks).  What a
+ * block counts while another function's call is in progress is moved by
+ * callgraph.c, which callers let settle first (callgraph_settle).
+ */
 #include "engine.h"
 
 #include "pub_tool_hashtable.h"
@@ -73,79 +65,6 @@ struct instr *instr_for(struct instr *i, const struct fn *fn)
 	return instr_get(i->addr, i->size, fn);
 }
 
-/* ---- blocks entered from another function ---- */
-
-ULong engine_expect;
-static struct block *pending;          /* the block whose costs move, */
-static const struct fn *pending_fn;    /* to this function's records */
-
-/* The counts a block's execution changes: its segments' and the events
- * of its instructions that helpers count (all but the system calls, which
- * post_syscall charges to the current function itself). */
-#define SNAP_EVENTS (EV_DLMW + 1)
-
-static void snapshot(struct block *b)
-{
-	if (!b->snap)
-		b->snap = VG_(malloc)("bm.snap", (b->nsegs + b->ninstrs * SNAP_EVENTS) * sizeof(ULong));
-	ULong *s = b->snap;
-	for (UInt k = 0; k < b->nsegs; k++)
-		*s++ = b->segs[k]->count;
-	for (UInt k = 0; k < b->ninstrs; k++)
-		for (Int e = 0; e < SNAP_EVENTS; e++)
-			*s++ = b->instrs[k]->cost[e];
-}
-
-/* Moves what the pending block counted since its snapshot to the records
- * of pending_fn. */
-static void settle(void)
-{
-	if (!pending)
-		return;
-	struct block *b = pending;
-	pending = NULL;
-	const ULong *s = b->snap;
-	for (UInt k = 0; k < b->nsegs; k++, s++) {
-		struct segment *sg = b->segs[k];
-		ULong d = sg->count - *s;
-		if (!d)
-			continue;
-		sg->count -= d;
-		for (UInt j = 0; j < sg->n; j++)
-			instr_for(sg->items[j].i, pending_fn)->cost[sg->items[j].event] += d;
-	}
-	for (UInt k = 0; k < b->ninstrs; k++, s += SNAP_EVENTS) {
-		struct instr *i = b->instrs[k], *to = NULL;
-		for (Int e = 0; e < SNAP_EVENTS; e++) {
-			ULong d = i->cost[e] - s[e];
-			if (!d)
-				continue;
-			if (!to)
-				to = instr_for(i, pending_fn);
-			i->cost[e] -= d;
-			to->cost[e] += d;
-		}
-	}
-}
-
-void block_expect(const struct fn *fn)
-{
-	engine_expect = pending ? 0 : (ULong)(HWord)fn;
-}
-
-VG_REGPARM(1) void block_enter(struct block *b)
-{
-	settle();
-	const struct fn *now = callgraph_current(b->own);
-	b->last_caller = now != b->home ? now : NULL;
-	if (b->last_caller) {
-		snapshot(b);
-		pending = b;
-		pending_fn = now;
-	}
-	block_expect(now);
-}
-
 /* ---- segments and records ---- */
 
 struct segment *segment_new(const struct item *items, UInt n)
@@ -181,7 +100,6 @@ void block_set(struct block *b, struct instr *const *instrs, UInt ninstrs, struc
 /* The segments' counts to their instructions. */
 static void segments_flush(void)
 {
-	settle();
 	for (struct segment *sg = segments; sg; sg = sg->next) {
 		if (!sg->count)
 			continue;
@@ -199,7 +117,6 @@ static Bool has_cost(const struct instr *i)
 void instr_table_each(void (*f)(const struct instr *i, void *data), void *data)
 {
 	segments_flush();
-	block_expect(callgraph_current(NULL));
 	VG_(HT_ResetIter)(table);
 	struct instr *head;
 	while ((head = VG_(HT_Next)(table)))
@@ -225,8 +142,6 @@ static void zero_instr(struct instr *i)
 
 void instr_table_zero(void)
 {
-	settle();
-	block_expect(callgraph_current(NULL));
 	for (struct segment *sg = segments; sg; sg = sg->next)
 		sg->count = 0;
 	VG_(HT_ResetIter)(table);
@@ -264,7 +179,6 @@ void sb_remember(Addr after, struct block *b)
 void sb_apply(const struct sb *sb, Int sign)
 {
 	segments_flush();
-	block_expect(callgraph_current(NULL));
 	const struct block *b = sb->block;
 	for (UInt k = 0; k < b->ninstrs; k++) {
 		const struct instr *i = b->instrs[k];

@@ -121,6 +121,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 		if (sysno == __NR_rt_sigreturn)
 			callgraph_signal_return(tid);
 		struct sb *last = sb_find(VG_(get_IP)(tid));
+		callgraph_settle();
 		if (last)
 			sb_apply(last, -1);
 	}
@@ -186,6 +187,9 @@ static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
 {
 	if (!VG_IS_TOOL_USERREQ('C', 'T', args[0]))
 		return False;
+	/* What waits to move moves before anything below reads the counts
+	 * (no client code runs until this request returns). */
+	callgraph_settle();
 	/* The superblock that ends in this request is not committed yet (as
 	 * callgrind counts): out of what is dumped, zeroed or stopped now;
 	 * back after a dump or zeroing, for the next part. */
@@ -294,6 +298,7 @@ static void fini(Int exitcode)
 	(void)exitcode;
 	/* The last part, as callgrind writes it: whatever the region counted
 	 * since the last dump, in the file without a number. */
+	callgraph_settle();
 	callgraph_before_dump();
 	output_dump(out_base, dumps + 1, "Program termination", command);
 }

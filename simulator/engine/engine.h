@@ -81,7 +81,7 @@ struct block {
 	UInt ninstrs, nsegs;
 	struct instr **instrs;
 	struct segment **segs;
-	ULong *snap;                  /* costs.c's, for block_enter */
+	ULong *snap;                  /* callgraph.c's, for block_enter */
 	const struct fn *last_caller; /* remembered blocks: the function
 				       * their last execution was charged
 				       * to, if not home */
@@ -93,6 +93,8 @@ struct instr *instr_get(Addr addr, UInt size, const struct fn *fn);
 struct instr *instr_for(struct instr *i, const struct fn *fn);
 /* The first record of the instruction at addr, or NULL. */
 struct instr *instr_find(Addr addr);
+/* These three, and sb_apply, read or change the counts: a block's counts
+ * that wait to move to another function move first (callgraph_settle). */
 void instr_table_zero(void);
 /* Calls f for every instruction record with a cost. */
 void instr_table_each(void (*f)(const struct instr *i, void *data), void *data);
@@ -104,15 +106,6 @@ struct segment *segment_new(const struct item *items, UInt n);
 struct block *block_new(const struct fn *home, const struct fn *own);
 void block_set(struct block *b, struct instr *const *instrs, UInt ninstrs, struct segment *const *segs,
 	       UInt nsegs);
-/* A block starts executing in a function other than its home's (or the
- * check cannot tell: engine_expect is 0): the call graph's current
- * function decides where its costs go.  VG_REGPARM(1). */
-void block_enter(struct block *b);
-/* What a block's entry is checked against: the current function, or 0
- * while a block's costs wait to be moved (block_enter). */
-extern ULong engine_expect;
-/* Sets engine_expect for the current function fn (the call graph's). */
-void block_expect(const struct fn *fn);
 
 /* A superblock that ends in a client request or a system call: the
  * instructions it executed, in order.  Callgrind commits a superblock's
@@ -190,6 +183,19 @@ void callgraph_jump(struct instr *site, Addr target, struct place *to, Addr sp, 
 void callgraph_signal_start(ThreadId tid);
 void callgraph_signal_return(ThreadId tid);
 void callgraph_signal_end(ThreadId tid);
+/* Where blocks entered from another function count (callgraph.c).  A
+ * block starts executing in a function other than its home's (or the
+ * check cannot tell: engine_expect is 0): the call graph's current
+ * function decides where its costs go.  VG_REGPARM(1). */
+void block_enter(struct block *b);
+/* What a block's entry is checked against: the current function, or 0
+ * while a block's costs wait to be moved (block_enter). */
+extern ULong engine_expect;
+/* Sets engine_expect for the current function fn (the call graph's). */
+void block_expect(const struct fn *fn);
+/* Moves what a block entered from another function counted so far to
+ * that function's records, before the counts are read or changed. */
+void callgraph_settle(void);
 /* At a dump: active calls' costs so far go to their edges. */
 void callgraph_before_dump(void);
 /* At zeroing (and after a dump): active calls count from now. */
