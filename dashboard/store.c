@@ -316,6 +316,7 @@ void store_results_free(struct store_result *results, size_t n)
 	}
 	free(results);
 }
+
 /* ---- what the pages list ---- */
 
 int store_projects(struct store *st, struct store_project_row **rows, size_t *n, char **err)

@@ -33,8 +33,23 @@ arm() {
 	rm -f "$fault.fired"
 	echo "$1" >"$fault.new" && mv "$fault.new" "$fault"
 }
-fired() {
-	[ -s "$fault.fired" ]
+
+# each_failing_call ROUND: rounds n = 1, 2, ...: the nth database call
+# from now is made to fail while "ROUND try" makes its request; then no
+# call fails and "ROUND check" judges what came back, with call the name
+# of the call that failed, or empty when the request made fewer than n
+# calls: the last round.  Leaves n the number of rounds (at most 400).
+each_failing_call() {
+	n=1
+	while :; do
+		arm "$n"
+		"$1" try
+		call=$(cat "$fault.fired" 2>/dev/null)
+		arm 0
+		"$1" check
+		[ -n "$call" ] && [ "$n" -lt 400 ] || return 0
+		n=$((n + 1))
+	done
 }
 
 db=$(test_db faults)
@@ -68,13 +83,6 @@ GET /api/v1/projects/app/runs/run-a2a2a2-push-m1/benchmarks/suite::b1/profile
 GET /api/v1/projects/app/tokens
 GET /api/v1/projects
 EOF
-# answer_of METHOD PATH STATUS: the last answer as answer prints it.
-answer_of() {
-	printf '== %s %s %s\n' "$1" "$2" "$3"
-	sed -e 's#"\(at\|created_at\)":"[-0-9T:Z]*"#"\1":"TIME"#g' -e 's#"latest_upload":[0-9][0-9]*#"latest_upload":TIME#g' \
-		-e "s|$server_url|SERVER|g" "$scratch/body"
-	echo
-}
 read_answers() {
 	grep -v '^GET /api/v1/projects$' reads.txt | while read -r method path; do
 		answer "$method" "$path" -H "$admin"
@@ -113,32 +121,33 @@ stop_server
 server_preload=$shim
 start_server "$db" || exit 1
 reads_failed=0 reads_bad=
-while read -r method path; do
-	answer "$method" "$path" -H "$admin" >ref.txt
-	n=1
-	while [ "$n" -le 400 ]; do
-		arm "$n"
-		status=$(api "$method" "$path" -H "$admin")
-		fired || break
+# A 500 naming the database, or (a failure that loses nothing, such as
+# ending a read's transaction) the answer itself; the same read right
+# after answers as before.
+read_round() {
+	case $1 in
+	try) status=$(api "$method" "$path" -H "$admin") ;;
+	check)
+		[ -n "$call" ] || return 0
 		reads_failed=$((reads_failed + 1))
 		msg=$(body '$j->{error}')
-		# A 500 naming the database, or (a failure that loses nothing,
-		# such as ending a read's transaction) the answer itself.
 		case $status/$msg in
 		500/*database*) ;;
 		*)
-			answer_of "$method" "$path" "$status" >failed.txt
+			last_answer "$method" "$path" "$status" >failed.txt
 			cmp -s ref.txt failed.txt || reads_bad="$reads_bad
-$method $path call $n ($(cat "$fault.fired")): $status $msg"
+$method $path call $n ($call): $status $msg"
 			;;
 		esac
-		arm 0
 		answer "$method" "$path" -H "$admin" >again.txt
 		cmp -s ref.txt again.txt || reads_bad="$reads_bad
 $method $path after call $n failed: $(diff ref.txt again.txt | head -5)"
-		n=$((n + 1))
-	done
-	arm 0
+		;;
+	esac
+}
+while read -r method path; do
+	answer "$method" "$path" -H "$admin" >ref.txt
+	each_failing_call read_round
 	[ "$n" -gt 1 ] || reads_bad="$reads_bad
 $method $path: no database call failed"
 done <reads.txt
@@ -153,19 +162,16 @@ check_eq "reads: each of their $reads_failed database calls failing is a 500 nam
 # EXPECTED_STATUS (nothing of it was kept), unless the failure came after
 # the write was kept and the answer says so.  Sets rounds.
 writes_bad=
-sweep() {
-	name=$1 want=$2 fn=$3
-	n=1
-	while [ "$n" -le 400 ]; do
-		arm "$n"
-		status=$($fn)
-		if ! fired; then
+write_round() {
+	case $1 in
+	try) status=$($fn) ;;
+	check)
+		if [ -z "$call" ]; then
 			[ "$status" = "$want" ] || writes_bad="$writes_bad
 $name round $n, no call failed: $status $(cat "$scratch/body")"
-			break
+			return 0
 		fi
-		msg=$(body '$j->{error}') call=$(cat "$fault.fired")
-		arm 0
+		msg=$(body '$j->{error}')
 		case $status/$msg in
 		500/*database*)
 			again=$($fn)
@@ -178,9 +184,12 @@ $name: after call $n ($call) failed, the write again: $again $(cat "$scratch/bod
 $name call $n ($call): $status $msg"
 			;;
 		esac
-		n=$((n + 1))
-	done
-	arm 0
+		;;
+	esac
+}
+sweep() {
+	name=$1 want=$2 fn=$3
+	each_failing_call write_round
 	[ "$n" -gt 1 ] || writes_bad="$writes_bad
 $name: no database call failed"
 	rounds=$n
@@ -204,41 +213,43 @@ check_eq "uploads: the run whose first call failed has every benchmark" 3 "$(bod
 # all its benchmarks, and every one answered 500 is not stored: the
 # same upload again is 201.
 batch_bad=
-n=1
-while [ "$n" -le 400 ]; do
-	for i in 1 2 3 4 5 6; do
-		make_report "b$n-$i.json" batch "$(printf 'b%03d%02d' "$n" "$i")" 2026-11-07T10:00:00Z a2a2a2 90,110,100 \
-			run_id="batch-$n-$i" >/dev/null
-	done
-	arm "$n"
-	pids=
-	for i in 1 2 3 4 5 6; do
-		curl -s -o "b$n-$i.out" -w '%{http_code}' -H "Authorization: Bearer $wtok" \
-			--data-binary "@b$n-$i.json" "$server_url/api/v1/projects/w/runs" >"b$n-$i.status" &
-		pids="$pids $!"
-	done
-	# shellcheck disable=SC2086
-	wait $pids
-	failing=$(fired && echo yes)
-	arm 0
-	for i in 1 2 3 4 5 6; do
-		status=$(cat "b$n-$i.status")
-		case $failing$status in
-		*201) ;;
-		yes500)
-			grep -q database "b$n-$i.out" || batch_bad="$batch_bad
+batch_round() {
+	case $1 in
+	try)
+		# The reports first: the six uploads must arrive together.
+		for i in 1 2 3 4 5 6; do
+			make_report "b$n-$i.json" batch "$(printf 'b%03d%02d' "$n" "$i")" 2026-11-07T10:00:00Z a2a2a2 \
+				90,110,100 run_id="batch-$n-$i" >/dev/null
+		done
+		pids=
+		for i in 1 2 3 4 5 6; do
+			curl -s -o "b$n-$i.out" -w '%{http_code}' -H "Authorization: Bearer $wtok" \
+				--data-binary "@b$n-$i.json" "$server_url/api/v1/projects/w/runs" >"b$n-$i.status" &
+			pids="$pids $!"
+		done
+		# shellcheck disable=SC2086
+		wait $pids
+		;;
+	check)
+		for i in 1 2 3 4 5 6; do
+			status=$(cat "b$n-$i.status")
+			case ${call:+failing}$status in
+			*201) ;;
+			failing500)
+				grep -q database "b$n-$i.out" || batch_bad="$batch_bad
 round $n upload $i: 500 $(cat "b$n-$i.out")"
-			again=$(upload "$wtok" w "b$n-$i.json")
-			[ "$again" = 201 ] || batch_bad="$batch_bad
+				again=$(upload "$wtok" w "b$n-$i.json")
+				[ "$again" = 201 ] || batch_bad="$batch_bad
 round $n upload $i: answered 500, then again $again (it was stored)"
-			;;
-		*) batch_bad="$batch_bad
+				;;
+			*) batch_bad="$batch_bad
 round $n upload $i: $status $(cat "b$n-$i.out")" ;;
-		esac
-	done
-	[ -n "$failing" ] || break
-	n=$((n + 1))
-done
+			esac
+		done
+		;;
+	esac
+}
+each_failing_call batch_round
 check_eq "uploads at once: a 500 stored nothing of its run, a 201 stored it ($n rounds of 6)" "" "$batch_bad"
 check_eq "uploads at once: every run stored once, with all its results" \
 	"$((6 * n)) $((18 * n))" \
@@ -322,21 +333,17 @@ server_preload=
 # (unless the failure came after what it did was kept: exit 0).  A
 # project made without its token says so, and token create makes one.
 cli_bad=
-cli_sweep() {
-	name=$1 fn=$2
-	n=1
-	while [ "$n" -le 200 ]; do
-		arm "$n"
+cli_round() {
+	case $1 in
+	try)
 		$fn >out.txt 2>err.txt
 		rc=$?
-		if ! fired; then
+		;;
+	check)
+		if [ -z "$call" ]; then
 			[ "$rc" = 0 ] || cli_bad="$cli_bad
 $name, no call failed: exit $rc $(cat err.txt)"
-			break
-		fi
-		call=$(cat "$fault.fired")
-		arm 0
-		if [ "$rc" = 2 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "^bm-server: project 'p$n' was created, but not its token (database: .*): bm-server token create p$n makes one" err.txt; then
+		elif [ "$rc" = 2 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "^bm-server: project 'p$n' was created, but not its token (database: .*): bm-server token create p$n makes one" err.txt; then
 			LD_PRELOAD=$shim "$BM_SERVER_BIN" --db "$fresh" token create "p$n" >out.txt 2>err.txt ||
 				cli_bad="$cli_bad
 $name: after call $n ($call) failed, token create: $(cat err.txt)"
@@ -347,9 +354,12 @@ $name: after call $n ($call) failed, again: $(cat err.txt)"
 			cli_bad="$cli_bad
 $name call $n ($call): exit $rc, $(head -3 err.txt)"
 		fi
-		n=$((n + 1))
-	done
-	arm 0
+		;;
+	esac
+}
+cli_sweep() {
+	name=$1 fn=$2
+	each_failing_call cli_round
 	[ "$n" -gt 1 ] || cli_bad="$cli_bad
 $name: no database call failed"
 }
@@ -368,29 +378,31 @@ check_eq "project and token create: each database call failing is exit 2 with on
 
 # serve: failures while opening (and making) a new database.
 serve_bad=
-n=1
-while [ "$n" -le 200 ]; do
-	start=$(test_db "start$n")
-	arm "$n"
-	LD_PRELOAD=$shim "$BM_SERVER_BIN" --db "$start" serve --listen 127.0.0.1:0 >out.txt 2>err.txt &
-	pid=$!
-	for _ in $(seq 200); do
-		grep -q serving out.txt && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	fired || break
-	grep -q serving out.txt || { [ "$rc" = 2 ] && grep -q 'database' err.txt; } || serve_bad="$serve_bad
-serve call $n ($(cat "$fault.fired")): exit $rc, $(head -3 err.txt)"
-	arm 0
-	again=$("$BM_SERVER_BIN" --db "$start" project create app 2>&1 >/dev/null) || serve_bad="$serve_bad
+serve_round() {
+	case $1 in
+	try)
+		start=$(test_db "start$n")
+		LD_PRELOAD=$shim "$BM_SERVER_BIN" --db "$start" serve --listen 127.0.0.1:0 >out.txt 2>err.txt &
+		pid=$!
+		for _ in $(seq 200); do
+			grep -q serving out.txt && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill "$pid" 2>/dev/null
+		wait "$pid"
+		rc=$?
+		;;
+	check)
+		[ -n "$call" ] || return 0
+		grep -q serving out.txt || { [ "$rc" = 2 ] && grep -q 'database' err.txt; } || serve_bad="$serve_bad
+serve call $n ($call): exit $rc, $(head -3 err.txt)"
+		again=$("$BM_SERVER_BIN" --db "$start" project create app 2>&1 >/dev/null) || serve_bad="$serve_bad
 after serve's call $n failed, the database does not open: $again"
-	n=$((n + 1))
-done
-arm 0
+		;;
+	esac
+}
+each_failing_call serve_round
 [ "$n" -gt 2 ] || serve_bad="only $((n - 1)) calls"
 check_eq "serve: each database call of opening a new database failing stops it with the database's error; the database opens after" \
 	"" "$serve_bad"
@@ -407,32 +419,33 @@ if [ "${BM_TEST_DB:-sqlite}" = postgresql ]; then
 		-d '{"benchmark":"suite::b1","by":"ann","reason":"known"}' >/dev/null
 	stop_server
 	move_bad=
-	n=1
-	while [ "$n" -le 300 ]; do
-		dst=$(pg_db "move$n")
-		arm "$n"
-		LD_PRELOAD=$shim "$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" >out.txt 2>err.txt
-		rc=$?
-		fired || break
-		call=$(cat "$fault.fired")
-		arm 0
-		if [ "$rc" = 0 ]; then
-			: # the failure lost nothing (a prepared statement run unprepared)
-		elif [ "$rc" != 2 ] || ! grep -q 'nothing was copied\|database' err.txt; then
-			move_bad="$move_bad
-call $n ($call): exit $rc, $(head -3 err.txt)"
-		elif grep -q 'the copy is committed, but could not be counted after' err.txt; then
-			# Said so: then the copy is whole.
-			[ "$(db_query "$dst" 'SELECT count(*) FROM results')" = "$(sqlite3 "$src" \
-				'SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM incoming_results)')" ] ||
+	move_round() {
+		case $1 in
+		try)
+			dst=$(pg_db "move$n")
+			LD_PRELOAD=$shim "$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" >out.txt 2>err.txt
+			rc=$?
+			;;
+		check)
+			if [ -z "$call" ] || [ "$rc" = 0 ]; then
+				: # the last round, or a failure that lost nothing (a statement run unprepared)
+			elif [ "$rc" != 2 ] || ! grep -q 'nothing was copied\|database' err.txt; then
 				move_bad="$move_bad
+call $n ($call): exit $rc, $(head -3 err.txt)"
+			elif grep -q 'the copy is committed, but could not be counted after' err.txt; then
+				# Said so: then the copy is whole.
+				[ "$(db_query "$dst" 'SELECT count(*) FROM results')" = "$(sqlite3 "$src" \
+					'SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM incoming_results)')" ] ||
+					move_bad="$move_bad
 after call $n ($call) failed after the commit, the target's results differ"
-		elif ! again=$("$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" 2>&1 >/dev/null); then
-			move_bad="$move_bad
+			elif ! again=$("$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" 2>&1 >/dev/null); then
+				move_bad="$move_bad
 after call $n ($call) failed, the target is not as it was: $again"
-		fi
-		n=$((n + 1))
-	done
+			fi
+			;;
+		esac
+	}
+	each_failing_call move_round
 	[ "$n" -gt 2 ] || move_bad="only $((n - 1)) calls"
 	check_eq "migrate: each database call failing ($((n - 1)) calls) is exit 2 and leaves the target as it was" \
 		"" "$move_bad"

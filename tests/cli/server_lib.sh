@@ -115,7 +115,13 @@ answer() {
 	path=$2
 	shift 2
 	status=$(api "$method" "$path" "$@")
-	printf '== %s %s %s\n' "$method" "$path" "$status"
+	last_answer "$method" "$path" "$status"
+}
+
+# last_answer METHOD PATH STATUS: the last answer (api's), as answer
+# prints it.
+last_answer() {
+	printf '== %s %s %s\n' "$1" "$2" "$3"
 	sed -e 's#"\(at\|created_at\)":"[-0-9T:Z]*"#"\1":"TIME"#g' -e 's#"latest_upload":[0-9][0-9]*#"latest_upload":TIME#g' \
 		-e "s|$server_url|SERVER|g" "$scratch/body"
 	echo
