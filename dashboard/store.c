@@ -213,6 +213,7 @@ void store_acks_free(struct store_ack *acks, size_t n)
 	}
 	free(acks);
 }
+
 /* ---- reading runs and results ---- */
 
 void store_run_set_ancestors(struct store_run *run, const char *json)
