@@ -246,8 +246,8 @@ void launcher_print_command(FILE *out, const char *valgrind, enum engine engine,
 	fprintf(out, " %s/p && cd %s &&\nenv -i", dir, dir);
 	for (size_t i = 0; env[i]; i++) {
 		fputs(" \\\n    ", out);
-		if (strncmp(env[i], "BM_PAD=", 7) == 0)
-			fprintf(out, "BM_PAD=\"$(printf '%%*s' %zu '' | tr ' ' x)\"", strlen(env[i] + 7));
+		if (env[i][0] == '=')
+			fprintf(out, "\"=$(printf '%%*s' %zu '' | tr ' ' x)\"", strlen(env[i] + 1));
 		else
 			print_quoted(out, env[i]);
 	}

@@ -109,10 +109,13 @@ static size_t strings_size(char *const *v, size_t n)
 /* The strings of argv and the environment sit above the initial stack, so
  * their total length moves every address on the stack (and with them the
  * cache sets a whole-process run touches): the output file name alone moved
- * a run by 70 cycles.  One more variable fills them up to a fixed total. */
+ * a run by 70 cycles.  One more variable fills them up to a fixed total.
+ * It comes right after the last argument, so where it starts moves with
+ * the arguments' lengths: its name is empty, so that the loader's look at
+ * each variable's name reads one byte of it, never two cache lines. */
 static char *padding(size_t used)
 {
-	static const char name[] = "BM_PAD=";
+	static const char name[] = "=";
 	used += sizeof name;
 	size_t total = (used + SANDBOX_STRINGS_ALIGN - 1) / SANDBOX_STRINGS_ALIGN * SANDBOX_STRINGS_ALIGN;
 	char *pad = xmalloc(total - used + sizeof name);
@@ -162,15 +165,19 @@ char **sandbox_environment(char *const *extra, size_t nextra, char *const *argv,
 		fixed[0] = xstrdup("LD_PRELOAD=");
 		n++;
 	}
-	/* Order: the added variables, the padding, the fixed ones.  The
+	/* Order: the padding, the added variables, the fixed ones.  The
 	 * padding takes up what the lengths of argv, the added variables and
-	 * Valgrind's preload leave, so the fixed variables (GLIBC_TUNABLES,
-	 * which glibc reads whole at start-up) and the stack always sit at
-	 * the same addresses, wherever Valgrind's and bm's tools are
-	 * installed. */
-	env[added] = padding(strings_size(argv, argc) + strings_size(env, added) + strings_size(fixed, n) + preload);
-	memcpy(env + added + 1, fixed, n * sizeof *env);
-	env[added + 1 + n] = NULL;
+	 * Valgrind's preload leave, so the added and fixed variables
+	 * (GLIBC_TUNABLES, which glibc reads whole at start-up) and the stack
+	 * always sit at the same addresses, whatever the arguments and
+	 * wherever Valgrind's and bm's tools are installed: an added variable
+	 * before it (VALGRIND_LIB, 72 bytes in one build tree) moved with the
+	 * arguments, and the loader's reads of its name with it. */
+	size_t used = strings_size(argv, argc) + strings_size(env, added) + strings_size(fixed, n) + preload;
+	memmove(env + 1, env, added * sizeof *env);
+	env[0] = padding(used);
+	memcpy(env + 1 + added, fixed, n * sizeof *env);
+	env[1 + added + n] = NULL;
 	free(fixed);
 	return env;
 }

@@ -29,10 +29,11 @@ int sandbox_create(struct sandbox *s, const char *program, char **err);
 void sandbox_remove(struct sandbox *s);
 
 /* The environment (NULL-terminated, newly allocated; free with
- * sandbox_free_environment): extra ("K=V" strings, but for those that
- * replace a fixed variable) in order, BM_PAD, LD_PRELOAD= (unless extra
- * has it: Valgrind puts its preload there), then PATH, LC_ALL, TZ,
- * LD_BIND_NOW, BM_CONTROL and GLIBC_TUNABLES.  BM_PAD's length makes the
+ * sandbox_free_environment): the padding "=xx...x" (a variable with an
+ * empty name), extra ("K=V" strings, but for those that replace a fixed
+ * variable) in order, LD_PRELOAD= (unless extra has it: Valgrind puts its
+ * preload there), then PATH, LC_ALL, TZ, LD_BIND_NOW, BM_CONTROL and
+ * GLIBC_TUNABLES.  The padding's length makes the
  * strings of argv (the program's argc arguments, argv[0] included), of the
  * environment and of Valgrind's preload (named by VALGRIND_LIB's
  * directory, else SANDBOX_VALGRIND_LIBDIR) take the same space
