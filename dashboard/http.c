@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "http_watch.h"
+#include "listen_drain.h"
 #include "utf8.h"
 #include "web.h"
 #include "xalloc.h"
@@ -623,7 +624,7 @@ void http_stop(struct http_daemon *d)
 	__atomic_store_n(&draining, 1, __ATOMIC_SEQ_CST);
 	MHD_socket listen = MHD_quiesce_daemon(d->mhd);
 	if (listen != MHD_INVALID_SOCKET)
-		close(listen);
+		listen_drain(d->mhd, listen);
 	struct timespec tick = {0, 10 * 1000 * 1000};
 	for (int i = 0; i < HTTP_DRAIN_SECONDS * 100; i++) {
 		double youngest = http_watch_youngest(d->watch);
