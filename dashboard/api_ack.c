@@ -2,7 +2,7 @@
 /* Acknowledged regressions (SPEC 4.1): someone says a regression is
  * expected, and why; the check then passes and shows the note.
  *
- *   POST   /api/v1/projects/NAME/commits/SHA/acknowledgements[?pr=N]
+ *   POST   /api/v1/projects/NAME/commits/SHA/acknowledgements[?pr=N][&run=ID]
  *          {"benchmark": ID, "by": WHO, "reason": WHY}  (any project token)
  *          -> 201 {"id", "benchmark", "commit", "pr", "impact", "by", "reason", "at"}
  *   GET    /api/v1/projects/NAME/acknowledgements    {"acknowledgements": [...]} newest first
@@ -10,7 +10,9 @@
  *
  * With ?pr=N the acknowledgement holds for every report of that pull
  * request (each push makes a new merge commit); without, for the commit's
- * own report.  Only a benchmark slower than its baseline can be
+ * own report.  The benchmark is looked up in the report that GET .../report
+ * with the same parameters answers (?run= picks one of several platforms'
+ * or models' reports).  Only a benchmark slower than its baseline can be
  * acknowledged, and the impact it had then is kept: commit_report.h. */
 #include "config.h"
 

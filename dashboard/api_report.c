@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* GET /api/v1/projects/NAME/commits/SHA/report[?pr=N]: the commit's
- * results against its baseline, with the commit impact and the verdict.
+/* GET /api/v1/projects/NAME/commits/SHA/report[?pr=N][&run=ID]: the
+ * commit's results against its baseline, with the commit impact and the
+ * verdict.
  *
- * The commit's run is its newest upload (for pull request N with ?pr=N);
- * its results are those of every run of the commit with the same model
- * and platform, so that a suite split over several CI jobs reads as one.
+ * The commit's run is its newest upload (for pull request N with ?pr=N),
+ * or run ID of the commit: a commit measured on several platforms (a CI
+ * matrix) or with several models (bm-run and an import) has a report for
+ * each, and ?run= picks one.  Its results are those of every run of the
+ * commit with the same model and platform, so that a suite split over
+ * several CI jobs reads as one.
  * A benchmark with an acknowledgement carries it ("acknowledgement",
  * with "covers": whether it still covers the benchmark's impact). */
 #include "config.h"
@@ -152,8 +156,18 @@ int commit_report_open(struct request *req, struct response *res, struct commit_
 	for (char *p = sha; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	struct store_run head;
-	int rc = store_commit_run(req->server->store, req->project.id, sha, pr, &head, &err);
-	if (rc == 0 && pr)
+	const char *run = http_query(req, "run");
+	int rc = run ? store_run_get(req->server->store, req->project.id, run, &head, &err)
+		     : store_commit_run(req->server->store, req->project.id, sha, pr, &head, &err);
+	if (rc > 0 && run && (strcmp(head.sha, sha) != 0 || (pr && head.pr != pr))) {
+		store_run_release(&head);
+		rc = 0;
+	}
+	if (rc == 0 && run && pr)
+		http_error(res, 404, "no run '%s' of commit '%s' for pull request #%ld", run, sha_in, pr);
+	else if (rc == 0 && run)
+		http_error(res, 404, "no run '%s' of commit '%s' in project '%s'", run, sha_in, req->project_name);
+	else if (rc == 0 && pr)
 		http_error(res, 404, "no run of commit '%s' for pull request #%ld", sha_in, pr);
 	else if (rc == 0)
 		http_error(res, 404, "no run of commit '%s' in project '%s'", sha_in, req->project_name);

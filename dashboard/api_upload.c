@@ -62,7 +62,7 @@ void api_upload(struct request *req, struct response *res)
 		free(err);
 	} else {
 		char *url = url_commit_page(http_base_url(req), req->project_name, r.context.commit->sha,
-					    r.context.pr ? r.context.pr->number : 0);
+					    r.context.pr ? r.context.pr->number : 0, NULL);
 		http_json(res, created ? 201 : 200, json_pack("{s:s,s:s,s:b}", "run_id", r.run_id, "report_url", url,
 							      "created", created));
 		free(url);

@@ -32,12 +32,22 @@ char *url_project(const char *base, int api, const char *project, const char *re
 	return url;
 }
 
-char *url_commit_page(const char *base, const char *project, const char *sha, long pr)
+char *url_commit_query(const char *sha, long pr, const char *run, const char *what)
 {
-	char *commit = url_escape_segment(sha), *rest = pr > 0 ? xasprintf("commits/%s?pr=%ld", commit, pr)
-								      : xasprintf("commits/%s", commit);
+	char *commit = url_escape_segment(sha), *id = run ? url_escape_segment(run) : xstrdup("");
+	char *number = pr > 0 ? xasprintf("pr=%ld", pr) : xstrdup("");
+	char *rest = xasprintf("commits/%s%s%s%s%s%s%s", commit, what, *number || *id ? "?" : "", number,
+			       *number && *id ? "&" : "", *id ? "run=" : "", id);
+	free(commit);
+	free(id);
+	free(number);
+	return rest;
+}
+
+char *url_commit_page(const char *base, const char *project, const char *sha, long pr, const char *run)
+{
+	char *rest = url_commit_query(sha, pr, run, "");
 	char *url = url_project(base, 0, project, rest);
 	free(rest);
-	free(commit);
 	return url;
 }

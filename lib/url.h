@@ -14,8 +14,14 @@ char *url_escape_segment(const char *s);
  * escaped; "" for none).  The caller owns the result. */
 char *url_project(const char *base, int api, const char *project, const char *rest);
 
-/* The dashboard's page of a commit, base/projects/PROJECT/commits/SHA,
- * with "?pr=N" when pr > 0: what bm-upload prints and bm-check links to. */
-char *url_commit_page(const char *base, const char *project, const char *sha, long pr);
+/* "commits/SHA" + what (e.g. "/report"), then "?pr=N" when pr > 0 and
+ * "run=ID" when run is not NULL, escaped: the part after the project of a
+ * commit's report or page.  The caller owns the result. */
+char *url_commit_query(const char *sha, long pr, const char *run, const char *what);
+
+/* The dashboard's page of a commit, base/projects/PROJECT/commits/SHA
+ * with url_commit_query's parameters: what bm-upload prints and bm-check
+ * links to. */
+char *url_commit_page(const char *base, const char *project, const char *sha, long pr, const char *run);
 
 #endif

@@ -2,7 +2,7 @@
 /* bm-check: the pull-request check (SPEC 3.2).
  *
  *   bm-check --base BASE.json --head HEAD.json [options]     (offline)
- *   bm-check [--server URL --project NAME] [--commit SHA] [--pr N] [options]
+ *   bm-check [--server URL --project NAME] [--commit SHA] [--pr N] [--run ID] [options]
  *
  * Offline it compares two reports with lib/compare.c, as the server
  * would; online it asks bm-server for the commit's report against its
@@ -35,7 +35,7 @@
 
 static const char usage_text[] =
 	"usage: bm-check --base BASE.json --head HEAD.json [OPTIONS]\n"
-	"       bm-check [--server URL --project NAME] [--commit SHA] [--pr N] [OPTIONS]\n"
+	"       bm-check [--server URL --project NAME] [--commit SHA] [--pr N] [--run ID] [OPTIONS]\n"
 	"\n"
 	"  --base FILE          offline: the baseline's report\n"
 	"  --head FILE          offline: the commit's report\n"
@@ -44,6 +44,8 @@ static const char usage_text[] =
 	"  --commit SHA         the commit to check (default: the one bm-upload would\n"
 	"                       name: GITHUB_SHA, CI_COMMIT_SHA or git's HEAD)\n"
 	"  --pr N               the pull request the commit's run was uploaded for\n"
+	"  --run ID             the report of this run's model and platform (a commit\n"
+	"                       measured on several; default: the newest upload's)\n"
 	"  --threshold T        the regression threshold, 0 to 0.5 (default: the\n"
 	"                       config's, else the project's online, 0.10 offline)\n"
 	"  --metric M           gate on cycles (speed, the default), instructions\n"
@@ -65,7 +67,7 @@ static const char usage_text[] =
 	"  -h, --help           this help; --version: the version\n";
 
 struct options {
-	const char *base, *head, *server, *project, *commit, *status_sha, *markdown, *expectations, *config;
+	const char *base, *head, *server, *project, *commit, *run, *status_sha, *markdown, *expectations, *config;
 	long pr;
 	int has_threshold, has_metric, github_status, comment;
 	double threshold;
@@ -75,7 +77,7 @@ struct options {
 
 enum { OPT_BASE = 256, OPT_HEAD, OPT_SERVER, OPT_PROJECT, OPT_COMMIT, OPT_PR, OPT_THRESHOLD, OPT_MARKDOWN,
        OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE, OPT_METRIC, OPT_CONFIG,
-       OPT_COMMENT, OPT_TIMEOUT };
+       OPT_COMMENT, OPT_TIMEOUT, OPT_RUN };
 
 static const struct option long_options[] = {
 	{"base", required_argument, NULL, OPT_BASE},
@@ -84,6 +86,7 @@ static const struct option long_options[] = {
 	{"project", required_argument, NULL, OPT_PROJECT},
 	{"commit", required_argument, NULL, OPT_COMMIT},
 	{"pr", required_argument, NULL, OPT_PR},
+	{"run", required_argument, NULL, OPT_RUN},
 	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"expectations", required_argument, NULL, OPT_EXPECTATIONS},
@@ -148,6 +151,7 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_SERVER: o->server = optarg; break;
 		case OPT_PROJECT: o->project = optarg; break;
 		case OPT_COMMIT: o->commit = optarg; break;
+		case OPT_RUN: o->run = optarg; break;
 		case OPT_STATUS_SHA: o->status_sha = optarg; break;
 		case OPT_MARKDOWN: o->markdown = optarg; break;
 		case OPT_EXPECTATIONS: o->expectations = optarg; break;
@@ -192,8 +196,8 @@ static int parse(int argc, char **argv, struct options *o)
 	if (o->base || o->head) {
 		if (!o->base || !o->head)
 			return usage_error(o->base ? "--base needs --head" : "--head needs --base");
-		if (o->server || o->project || o->pr)
-			return usage_error("--base and --head compare two files: --server, --project and --pr do not apply");
+		if (o->server || o->project || o->pr || o->run)
+			return usage_error("--base and --head compare two files: --server, --project, --pr and --run do not apply");
 		return 0;
 	}
 	if (!o->server && !(o->server = getenv("BM_SERVER")))
@@ -221,8 +225,7 @@ static int which_commit(struct options *o, char **sha)
 /* Asks the server for the commit's report; returns 0 or 2 (said why). */
 static int fetch(const struct options *o, const char *sha, struct check *c, char **why)
 {
-	char *commit = url_escape_segment(sha);
-	char *rest = o->pr ? xasprintf("commits/%s/report?pr=%ld", commit, o->pr) : xasprintf("commits/%s/report", commit);
+	char *rest = url_commit_query(sha, o->pr, o->run, "/report");
 	char *url = url_project(o->server, 1, o->project, rest), *err = NULL;
 	struct http_answer ans = {0};
 	int rc = 2;
@@ -242,13 +245,12 @@ static int fetch(const struct options *o, const char *sha, struct check *c, char
 		*why = xasprintf("%s: %s", url, err);
 		free(err);
 	} else {
-		c->report_url = url_commit_page(o->server, o->project, sha, o->pr);
+		c->report_url = url_commit_page(o->server, o->project, sha, o->pr, o->run);
 		rc = 0;
 	}
 	http_answer_release(&ans);
 	free(url);
 	free(rest);
-	free(commit);
 	return rc;
 }
 

@@ -54,6 +54,22 @@ check_eq "--pr: the pull request's run, against its base branch" \
 	"1|baseline: e0e0e0 (pull request #7: the merge commit's first parent e0e0e0 (the head of 'examples' it merges into) has a run)|commit impact: -50.00% (threshold 10%)" \
 	"$(bmc --server "$server_url" --project demo --commit 7a7a7a --pr 7)|$(sed -n 2,3p out | paste -sd'|')"
 
+# -- a commit measured on two platforms (a CI matrix): --run checks each --
+make_report mx0.json matrix c0c0c0 2026-11-05T10:00:00Z "" 100,100 run_id=chk-x86-0
+make_report my0.json matrix c0c0c0 2026-11-05T10:00:00Z "" 100,100 arch=aarch64 run_id=chk-arm-0
+make_report mx1.json matrix c1c1c1 2026-11-06T10:00:00Z c0c0c0 50,100 run_id=chk-x86-1
+make_report my1.json matrix c1c1c1 2026-11-06T10:00:00Z c0c0c0 100,100 arch=aarch64 run_id=chk-arm-1
+for r in mx0 my0 mx1 my1; do
+	upload "$tok" demo "$r.json" >/dev/null
+done
+check_eq "two platforms, no --run: the newest upload's (aarch64), neutral, exit 0" "0|commit c1c1c1 on aarch64-debian-12-gcc-12.2.0" \
+	"$(bmc --server "$server_url" --project demo --commit c1c1c1)|$(sed -n 1p out)"
+check_eq "--run: that run's platform (x86_64), its regression, exit 1" \
+	"1|commit c1c1c1 on x86_64-debian-12-gcc-12.2.0|verdict: regression" \
+	"$(bmc --server "$server_url" --project demo --commit c1c1c1 --run chk-x86-1)|$(sed -n 1p out)|$(sed -n 4p out)"
+check_eq "--run of another commit: the server's 404, exit 2" "2|bm-check: no run 'chk-x86-0' of commit 'c1c1c1' in project 'demo'" \
+	"$(bmc --server "$server_url" --project demo --commit c1c1c1 --run chk-x86-0)|$(cat err)"
+
 # -- the gate metric and the cause, from the counts the server returns --
 make_report l0.json layout 5a5a5a 2026-11-06T10:00:00Z "" 100,100 ev_Ir=20000000,20000000 ev_D1mr=12,12 ev_DLmr=10,10
 make_report l1.json layout 5b5b5b 2026-11-07T10:00:00Z 5a5a5a 80,50 ev_Ir=20000000,40000000 ev_D1mr=120012,12 ev_DLmr=120010,10
@@ -149,6 +165,8 @@ check_eq "a passing check: state success" "0 success" \
 	"$(bmc --server "$server_url" --project demo --commit e2e2e2 --threshold 0.5 --github-status) $(sed '1,/^.$/d' gh/request.2 >s2.json; json_get s2.json '$j->{state}')"
 check_eq "offline too, on the head report's commit" "1 POST /repos/o/r/statuses/e1e1e1 HTTP/1.1 failure" \
 	"$(bmc --base w0.json --head w1.json --github-status) $(head -n 1 gh/request.3 | tr -d '\r') $(sed '1,/^.$/d' gh/request.3 >s3.json; json_get s3.json '$j->{state}')"
+check_eq "--run: the status links to that run's report" "1 $server_url/projects/demo/commits/c1c1c1?run=chk-x86-1" \
+	"$(bmc --server "$server_url" --project demo --commit c1c1c1 --run chk-x86-1 --github-status) $(sed '1,/^.$/d' gh/request.4 >s4.json; json_get s4.json '$j->{target_url}')"
 
 # -- the server is gone --
 stop_server
@@ -156,6 +174,6 @@ check_eq "the server not running: exit 2, and why" "2" \
 	"$(bmc --server "$server_url" --project demo --commit e1e1e1 --tries 1)"
 check "... the message names the server" grep -q "^bm-check: no answer from $server_url/api/v1/projects/demo/commits/e1e1e1/report: " err
 check_eq "... with --github-status, the status says error" "2 error" \
-	"$(bmc --server "$server_url" --project demo --commit e1e1e1 --tries 1 --github-status) $(sed '1,/^.$/d' gh/request.4 >s4.json; json_get s4.json '$j->{state}')"
+	"$(bmc --server "$server_url" --project demo --commit e1e1e1 --tries 1 --github-status) $(sed '1,/^.$/d' gh/request.5 >s5.json; json_get s5.json '$j->{state}')"
 
 done_testing

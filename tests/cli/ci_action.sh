@@ -118,6 +118,9 @@ check_eq "... GitHub got the status on the pull request's head, then the comment
 	"POST /repos/o/r/statuses/$c2 HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1|POST /repos/o/r/issues/7/comments HTTP/1.1" \
 	"$(requests | tail -n 3 | tr '\n' '|' | sed 's/|$//')"
 check "... the status says failure" grep -q '"state":"failure"' "$scratch/host/request.2"
+run_id=$(json_get "$scratch/report.json" '$j->{run_id}')
+check "... and links to the report of the run it uploaded (a matrix's jobs each check their own)" \
+	grep -q "\"target_url\":\"http://127.0.0.1:[0-9]*/projects/app/commits/$m1?pr=7&run=$run_id\"" "$scratch/host/request.2"
 check "... the comment is the summary, with the dashboard's link and the marker" \
 	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $r = <$f>; $r =~ s/^.*?\r\n\r\n//s;
 		my $b = decode_json($r)->{body}; exit !($b =~ /^### bm: regression/ && $b =~ m{\(http://127\.0\.0\.1:\d+/projects/app/commits/} && $b =~ /<!-- bm-check: app -->/)' \

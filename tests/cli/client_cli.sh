@@ -43,7 +43,7 @@ refused "bm-check: --timeout needs a whole number from 1 to 3600, not '1.5'" "$B
 refused "bm-check: unexpected arguments (reports are given with --base and --head)" "$BM_CHECK" extra
 refused "bm-check: --base needs --head" "$BM_CHECK" --base a.json
 refused "bm-check: --head needs --base" "$BM_CHECK" --head b.json
-refused "bm-check: --base and --head compare two files: --server, --project and --pr do not apply" \
+refused "bm-check: --base and --head compare two files: --server, --project, --pr and --run do not apply" \
 	"$BM_CHECK" --base a.json --head b.json --server http://x
 refused "bm-check: --github-status needs GITHUB_TOKEN (a token that may write statuses) and GITHUB_REPOSITORY (OWNER/REPO)" \
 	"$BM_CHECK" --base a.json --head b.json --github-status

@@ -121,9 +121,25 @@ ack "$tok" a3a3a3 "" '{"benchmark": "suite::b1", "by": "Ada", "reason": "halved 
 check_eq "the summary's main row: acknowledged" "acknowledged" \
 	"$(api GET /api/v1/projects/demo/summary >/dev/null; body 'my ($r) = grep { $_->{branch} eq "main" } @{$j->{rows}}; $r->{verdict}')"
 
+# A commit measured on two platforms has a report for each: the benchmark
+# is looked up in the one ?run= picks (without: the newest upload's).
+make_report mx0.json matrix c0c0c0 2026-11-08T10:00:00Z "" 100,100 run_id=ack-x86-0
+make_report my0.json matrix c0c0c0 2026-11-08T10:00:00Z "" 100,100 arch=aarch64 run_id=ack-arm-0
+make_report mx1.json matrix c1c1c1 2026-11-09T10:00:00Z c0c0c0 50,100 run_id=ack-x86-1
+make_report my1.json matrix c1c1c1 2026-11-09T10:00:00Z c0c0c0 100,100 arch=aarch64 run_id=ack-arm-1
+for r in mx0 my0 mx1 my1; do
+	upload "$tok" demo "$r.json" >/dev/null
+done
+check_eq "two platforms: the newest upload's report has nothing slower: 409" 409 "$(ack "$tok" c1c1c1 "" "$A")"
+check_eq "two platforms: ?run= the slower platform's: 201" "201 -0.5" \
+	"$(ack "$tok" c1c1c1 "?run=ack-x86-1" "$A") $(body '$j->{impact}')"
+check_eq "... and that report is acknowledged" "acknowledged" \
+	"$(api GET '/api/v1/projects/demo/commits/c1c1c1/report?run=ack-x86-1' >/dev/null; body '$j->{verdict}')"
+check_eq "?run= of another commit: 404" 404 "$(ack "$tok" c1c1c1 "?run=ack-x86-0" "$A")"
+
 # Acknowledgements are data: they survive a restart.
 stop_server
 start_server "$db" || exit 1
-check_eq "after a restart a3 is still acknowledged" "acknowledged|3" \
+check_eq "after a restart a3 is still acknowledged" "acknowledged|4" \
 	"$(api GET /api/v1/projects/demo/commits/a3a3a3/report >/dev/null; body '$j->{verdict}')|$(api GET /api/v1/projects/demo/acknowledgements >/dev/null; body 'scalar @{$j->{acknowledgements}}')"
 done_testing

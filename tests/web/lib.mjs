@@ -35,6 +35,7 @@ export const env = {
   prSha: process.env.BM_PR_SHA,
   profBase: process.env.BM_PROF_BASE,
   profHead: process.env.BM_PROF_HEAD,
+  matrixSha: process.env.BM_MATRIX_SHA,
   realProfile: process.env.BM_REAL_PROFILE === '1',
   framesWhole: Number(process.env.BM_EXPECT_FRAMES_WHOLE || 0),
   framesCompute: Number(process.env.BM_EXPECT_FRAMES_COMPUTE || 0),

@@ -43,6 +43,8 @@ big_token=$("$BM_SERVER_BIN" --db "$db" project create big 2>/dev/null) || exit 
 # The settings tests change settings: a project of their own.
 settings_token=$("$BM_SERVER_BIN" --db "$db" project create settings-test 2>/dev/null) || exit 1
 settings_admin=$("$BM_SERVER_BIN" --db "$db" token create settings-test --admin 2>/dev/null) || exit 1
+# A commit measured on two platforms (a CI matrix): a project of its own.
+matrix_token=$("$BM_SERVER_BIN" --db "$db" project create matrix 2>/dev/null) || exit 1
 start_server "$db" --web "$web" || exit 1
 
 setup_failed=0
@@ -167,13 +169,24 @@ if [ $setup_failed = 1 ]; then
 	echo "Bail out! could not store the test data"
 	exit 1
 fi
+# -- the matrix project: commits m1 and m2 on x86_64 and aarch64 each, m2
+# slower on x86_64 only and uploaded there first.
+for n in 1 2; do
+	anc=; [ $n = 2 ] && anc=$(sha matrix1)
+	speed=100; [ $n = 2 ] && speed=50
+	make_report "$scratch/mx$n.json" main "$(sha matrix$n)" "2026-01-08T0$n:00:00Z" "$anc" "$speed,100" run_id=mx-x86-$n
+	make_report "$scratch/my$n.json" main "$(sha matrix$n)" "2026-01-08T0$n:00:00Z" "$anc" 100,100 arch=aarch64 run_id=mx-arm-$n
+	for f in mx$n my$n; do
+		[ "$(upload "$matrix_token" matrix "$scratch/$f.json")" = 201 ] || setup_failed=1
+	done
+done
 
 shots="$top_builddir/tests/web/screenshots"
 # What the tests are told: where the server is, its tokens, what was uploaded.
 set -- BM_URL="$server_url" BM_PROJECT="$project" BM_TOKEN="$token" BM_ADMIN_TOKEN="$admin" BM_BIG_TOKEN="$big_token" \
 	BM_SETTINGS_TOKEN="$settings_token" BM_SETTINGS_ADMIN="$settings_admin" \
 	BM_SHOTS="$shots" BM_HEAD="$head" BM_FEATURE="$feature" BM_PR_SHA="$prsha" BM_PROF_BASE="$prof_base" \
-	BM_PROF_HEAD="$prof_head" BM_REAL_PROFILE="$real_profile" BM_EXPECT_FRAMES_WHOLE="$expect_whole" \
+	BM_PROF_HEAD="$prof_head" BM_MATRIX_SHA="$(sha matrix2)" BM_REAL_PROFILE="$real_profile" BM_EXPECT_FRAMES_WHOLE="$expect_whole" \
 	BM_EXPECT_FRAMES_COMPUTE="$expect_compute" BM_REPORT_FILE="$scratch/m30.json" CHROMIUM="$CHROMIUM" \
 	NODE_MODULES_DIR="$NODE_MODULES_DIR" NODE_PATH="$NODE_MODULES_DIR"
 

@@ -25,8 +25,8 @@ export const paths = {
   branches: (p) => `/api/v1/projects/${enc(p)}/branches`,
   acknowledgements: (p) => `/api/v1/projects/${enc(p)}/acknowledgements`,
   acknowledgement: (p, id) => `/api/v1/projects/${enc(p)}/acknowledgements/${enc(String(id))}`,
-  acknowledge: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr})}`,
-  report: (p, sha, pr) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr})}`,
+  acknowledge: (p, sha, pr, run) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr, run})}`,
+  report: (p, sha, pr, run) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr, run})}`,
   history: (p, id, branch, metric) =>
     `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric})}`,
   benchmarks: (p, branch) => `/api/v1/projects/${enc(p)}/benchmarks${query({branch})}`,

@@ -16,7 +16,9 @@ function query(params) {
 
 export const home = () => '/';
 export const project = (p) => `/${query({project: p})}`;
-export const commit = (p, sha, pr) => `/projects/${enc(p)}/commits/${enc(sha)}${query({pr})}`;
+// run: the report of that run's model and platform (a commit measured on
+// several has one for each); without, the newest upload's.
+export const commit = (p, sha, pr, run) => `/projects/${enc(p)}/commits/${enc(sha)}${query({pr, run})}`;
 // Several benchmarks on one chart: the first in the path, the others as
 // repeated also= parameters (an id may contain commas, so no list).
 export const history = (p, id, branch, metric, also) =>

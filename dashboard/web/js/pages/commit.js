@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// /projects/NAME/commits/SHA[?pr=N]: one commit (or pull request) against
+// /projects/NAME/commits/SHA[?pr=N][&run=ID]: one commit (or pull request) against
 // its baseline: the baseline and why, the commit impact on a gauge, every
 // benchmark's impact (failed first, unchanged collapsed), with links to
 // each benchmark's history and profile.  bm-check's summary links here.
 //
-// Data: GET /api/v1/projects/NAME/commits/SHA/report[?pr=N].  A slower
+// Data: GET /api/v1/projects/NAME/commits/SHA/report[?pr=N][&run=ID] (run:
+// the report of that run's model and platform).  A slower
 // benchmark can be acknowledged here (POST .../acknowledgements, any token
 // of the project): the check then passes and shows the note.
 import {h, fill} from '../dom.js';
@@ -39,7 +40,7 @@ function ackNote(b) {
 }
 
 // The form that acknowledges one of the slower benchmarks not yet covered.
-function ackForm(project, r) {
+function ackForm(project, r, run) {
   const open = r.benchmarks.filter((b) => b.status === 'ok' && b.impact !== null && b.impact < 0 && !(b.acknowledgement && b.acknowledgement.covers));
   if (!open.length) return null;
   const which = h('select', {name: 'benchmark', 'aria-label': 'benchmark'},
@@ -52,7 +53,7 @@ function ackForm(project, r) {
     e.preventDefault();
     const t = token.value.trim();
     try {
-      await post(paths.acknowledge(project, r.commit, r.pr), {benchmark: which.value, by: by.value.trim(), reason: reason.value.trim()}, {token: t});
+      await post(paths.acknowledge(project, r.commit, r.pr, run), {benchmark: which.value, by: by.value.trim(), reason: reason.value.trim()}, {token: t});
       keepToken('any', project, t);
       await renderAgain();
     } catch (err) {
@@ -75,8 +76,9 @@ function ackForm(project, r) {
 export async function render(ctx) {
   const {project, sha} = ctx.params;
   const pr = ctx.query.get('pr');
+  const run = ctx.query.get('run');
   ctx.title(`${pr ? `#${pr} ` : ''}${f.shortSha(sha)} · ${project}`);
-  const r = await get(paths.report(project, sha, pr), {signal: ctx.signal});
+  const r = await get(paths.report(project, sha, pr, run), {signal: ctx.signal});
   const base = r.baseline;
   // A pull request's branch has no history of its own (its runs are not
   // part of a branch's series): its benchmarks' history is the base's.
@@ -103,7 +105,7 @@ export async function render(ctx) {
 
   const baseline = h('section', {class: ['baseline card', base ? null : 'no-baseline']},
     h('h2', null, 'Baseline'),
-    base ? h('p', null, 'Compared with ', h('a', {href: urls.commit(project, base.sha), class: 'sha'}, f.shortSha(base.sha)),
+    base ? h('p', null, 'Compared with ', h('a', {href: urls.commit(project, base.sha, null, base.run_id), class: 'sha'}, f.shortSha(base.sha)),
       ' on ', h('span', {class: 'branch'}, base.branch), ' (run ', h('code', null, base.run_id), ').')
       : h('p', {class: 'bad'}, 'No baseline.'),
     h('p', {class: 'reason'}, r.baseline_reason));
@@ -143,7 +145,7 @@ export async function render(ctx) {
 
   const list = h('section', {class: 'benchmarks-card'},
     h('h2', null, `Benchmarks (${r.benchmarks.length})`),
-    ackForm(project, r),
+    ackForm(project, r, run),
     ...benchmarkTables(r.benchmarks, columns));
 
   fill(ctx.root, head, h('div', {class: 'cards'}, impact, baseline), list);

@@ -198,12 +198,16 @@ export async function render(ctx) {
     }).join(' · ');
   }
 
+  // The run a commit's point came from: its report is that run's platform's
+  // and model's, whichever other ones the commit has.
+  const runOf = (rows) => rows.find((r) => r.p)?.p.run_id;
+
   function showCommit(i) {
     const c = commits[i];
     const rows = ids.map((x, k) => ({id: x, k, p: pointAt[k].get(i)}));
     details.hidden = false;
     fill(details, 
-      h('h2', null, 'Commit ', h('a', {href: urls.commit(project, c.sha), class: 'sha'}, f.shortSha(c.sha))),
+      h('h2', null, 'Commit ', h('a', {href: urls.commit(project, c.sha, null, runOf(rows)), class: 'sha'}, f.shortSha(c.sha))),
       h('p', {class: 'meta'}, h('code', null, c.sha), ' · committed ', f.date(c.timestamp), ' · point ', String(i + 1), ' of ', String(n)),
       table([
         {title: 'Benchmark', class: 'bench-id', cell: (r) => r.id},
@@ -224,7 +228,7 @@ export async function render(ctx) {
             title: prev ? `against the previous commit ${f.shortSha(prev.commit)}` : null}, 'profile');
         }},
       ], rows),
-      h('p', null, h('a', {href: urls.commit(project, c.sha)}, 'The full report of this commit against its baseline →')));
+      h('p', null, h('a', {href: urls.commit(project, c.sha, null, runOf(rows))}, 'The full report of this commit against its baseline →')));
   }
 
   const markerList = markers.length

@@ -72,7 +72,7 @@ function projectSection(p, signal) {
       const cols = [
         {title: 'Branch', cell: (r) => h('span', {class: 'branch'}, r.branch), sort: (r) => r.branch, defaultDesc: false},
         {title: 'Latest run', class: 'nowrap', cell: (r) => h('span', null,
-          h('a', {href: urls.commit(p.name, r.latest.sha), class: 'sha'}, f.shortSha(r.latest.sha)),
+          h('a', {href: urls.commit(p.name, r.latest.sha, null, r.latest.run_id), class: 'sha'}, f.shortSha(r.latest.sha)),
           h('div', {class: 'reason'}, f.date(r.latest.timestamp))),
         sort: (r) => r.latest.timestamp},
         {title: 'Platform', class: 'platform', cell: (r) => h('span', null, f.platformText(r.platform),
