@@ -151,7 +151,11 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_SERVER: o->server = optarg; break;
 		case OPT_PROJECT: o->project = optarg; break;
 		case OPT_COMMIT: o->commit = optarg; break;
-		case OPT_RUN: o->run = optarg; break;
+		case OPT_RUN:
+			if (!*optarg)
+				return usage_error("--run needs a run id (the report's run_id), not ''");
+			o->run = optarg;
+			break;
 		case OPT_STATUS_SHA: o->status_sha = optarg; break;
 		case OPT_MARKDOWN: o->markdown = optarg; break;
 		case OPT_EXPECTATIONS: o->expectations = optarg; break;

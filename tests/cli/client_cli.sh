@@ -41,6 +41,7 @@ refused "bm-check: --pr needs a whole number from 1 to 2147483647, not '1.5'" "$
 refused "bm-check: --tries needs a number from 1 to 100, not '0'" "$BM_CHECK" --tries 0
 refused "bm-check: --timeout needs a whole number from 1 to 3600, not '1.5'" "$BM_CHECK" --timeout 1.5
 refused "bm-check: unexpected arguments (reports are given with --base and --head)" "$BM_CHECK" extra
+refused "bm-check: --run needs a run id (the report's run_id), not ''" "$BM_CHECK" --run ""
 refused "bm-check: --base needs --head" "$BM_CHECK" --base a.json
 refused "bm-check: --head needs --base" "$BM_CHECK" --head b.json
 refused "bm-check: --base and --head compare two files: --server, --project, --pr and --run do not apply" \
