@@ -8,7 +8,7 @@
  * between its entry and its return, as callgrind's is; calls to PLT stubs
  * are skipped (--skip-plt=yes): the stub's cost is the call site's and the
  * function it jumps to is called from the call site. */
-#include "engine.h"
+#include "callgraph.h"
 
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"

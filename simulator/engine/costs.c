@@ -6,7 +6,7 @@
  * block counts while another function's call is in progress is moved by
  * callgraph.c, which callers let settle first (callgraph_settle).
  */
-#include "engine.h"
+#include "costs.h"
 
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"

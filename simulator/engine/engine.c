@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
  *
+ * bm-engine: bm's own Valgrind tool, counting callgrind's events (with
+ * its cache simulation) for the regions bm-run measures, and callgrind's
+ * call graph.  See docs/engine.md.
+ *
  * The tool's glue: its options (callgrind's names, so that bm-run passes
  * the same command line to either engine), callgrind's client requests,
  * system calls, and the dumps. */
-#include "engine.h"
-
 #include "cachesim.h"
+#include "callgraph.h"
+#include "costs.h"
+#include "instrument.h"
+#include "output.h"
 
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
@@ -23,10 +29,6 @@
 #include "callgrind.h"
 
 #include "pub_tool_vkiscnums.h"
-
-Bool engine_instrumenting = True;
-Int engine_i1_line_bits = 6;
-Bool engine_fixed_cpu = True;
 
 static const HChar *clo_out_file = "callgrind.out.%p";
 static Bool clo_systime = False;

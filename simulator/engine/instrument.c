@@ -6,9 +6,11 @@
  * order of the IR.  What is counted is counted per stretch of a
  * superblock between side exits (segments below), so an exit taken
  * mid-block counts exactly the instructions before it.  */
-#include "engine.h"
+#include "instrument.h"
 
 #include "cachesim.h"
+#include "callgraph.h"
+#include "costs.h"
 
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
@@ -19,6 +21,10 @@
 
 #include "libvex_guest_amd64.h"
 #include "libvex_guest_offsets.h"
+
+Bool engine_instrumenting = True;
+Int engine_i1_line_bits = 6;
+Bool engine_fixed_cpu = True;
 
 /* ---- the helpers, run for every executed instruction ---- */
 

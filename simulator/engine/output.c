@@ -6,9 +6,11 @@
  * it as they read callgrind's: the self cost of each source line of each
  * function, the calls made from it with their inclusive costs, and the
  * totals. */
-#include "engine.h"
+#include "output.h"
 
 #include "cachesim.h"
+#include "callgraph.h"
+#include "costs.h"
 
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"

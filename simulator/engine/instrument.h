@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * instrument.c: the IR pass, and the settings it translates by (engine.c
+ * sets them from the options and the client's requests). */
+#ifndef BM_ENGINE_INSTRUMENT_H
+#define BM_ENGINE_INSTRUMENT_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+/* Whether translations are instrumented now (the region is on). */
+extern Bool engine_instrumenting;
+/* --fixed-cpu=yes (the default): the guest's cpuid answers VEX's
+ * baseline processor on every host (instrument.c). */
+extern Bool engine_fixed_cpu;
+/* log2 of the simulated I1's line size. */
+extern Int engine_i1_line_bits;
+
+IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *sb_in, const VexGuestLayout *layout,
+			const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+			IRType gWordTy, IRType hWordTy);
+
+#endif

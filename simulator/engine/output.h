@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * output.c: the dumps. */
+#ifndef BM_ENGINE_OUTPUT_H
+#define BM_ENGINE_OUTPUT_H
+
+#include "pub_tool_basics.h"
+
+/* Writes the costs so far as a callgrind-format file (part n,
+ * "desc: Trigger: ..." from trigger); returns False after saying why. */
+Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd);
+
+/* --dump-instr=yes: each instruction's cost on a line of its own, with its
+ * address ("positions: instr line"), as callgrind's option does. */
+extern Bool engine_dump_instr;
+
+#endif
