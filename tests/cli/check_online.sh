@@ -55,13 +55,7 @@ check_eq "--pr: the pull request's run, against its base branch" \
 	"$(bmc --server "$server_url" --project demo --commit 7a7a7a --pr 7)|$(sed -n 2,3p out | paste -sd'|')"
 
 # -- a commit measured on two platforms (a CI matrix): --run checks each --
-make_report mx0.json matrix c0c0c0 2026-11-05T10:00:00Z "" 100,100 run_id=chk-x86-0
-make_report my0.json matrix c0c0c0 2026-11-05T10:00:00Z "" 100,100 arch=aarch64 run_id=chk-arm-0
-make_report mx1.json matrix c1c1c1 2026-11-06T10:00:00Z c0c0c0 50,100 run_id=chk-x86-1
-make_report my1.json matrix c1c1c1 2026-11-06T10:00:00Z c0c0c0 100,100 arch=aarch64 run_id=chk-arm-1
-for r in mx0 my0 mx1 my1; do
-	upload "$tok" demo "$r.json" >/dev/null
-done
+upload_matrix "$tok" demo chk c0c0c0 c1c1c1
 check_eq "two platforms, no --run: the newest upload's (aarch64), neutral, exit 0" "0|commit c1c1c1 on aarch64-debian-12-gcc-12.2.0" \
 	"$(bmc --server "$server_url" --project demo --commit c1c1c1)|$(sed -n 1p out)"
 check_eq "--run: that run's platform (x86_64), its regression, exit 1" \

@@ -194,21 +194,17 @@ check_eq "an unknown path: 404 with a JSON error" "404 no such API path" \
 check_eq "a wrong method: 405" 405 "$(api DELETE /api/v1/projects/demo/settings)"
 
 # -- a commit measured on two platforms (a CI matrix): a report for each --
-make_report "$scratch/mx1.json" matrix e1e1e1 2026-11-12T10:00:00Z "" 100,100 run_id=mx-x86-1
-make_report "$scratch/my1.json" matrix e1e1e1 2026-11-12T10:00:00Z "" 100,100 arch=aarch64 run_id=mx-arm-1
-make_report "$scratch/mx2.json" matrix e2e2e2 2026-11-13T10:00:00Z e1e1e1 50,100 run_id=mx-x86-2
-make_report "$scratch/my2.json" matrix e2e2e2 2026-11-13T10:00:00Z e1e1e1 100,100 arch=aarch64 run_id=mx-arm-2
-for f in mx1 my1 mx2 my2; do upload "$tok" demo "$scratch/$f.json" >/dev/null; done
+upload_matrix "$tok" demo mx e1e1e1 e2e2e2
 api GET /api/v1/projects/demo/commits/e2e2e2/report >/dev/null
-check_eq "two platforms: without ?run= the newest upload's report" "mx-arm-2 aarch64 mx-arm-1 neutral" \
+check_eq "two platforms: without ?run= the newest upload's report" "mx-arm-1 aarch64 mx-arm-0 neutral" \
 	"$(body '"$j->{run_id} $j->{platform}{arch} $j->{baseline}{run_id} $j->{verdict}"')"
-check_eq "two platforms: ?run= the other platform's, against its own baseline" "200 mx-x86-2 x86_64 mx-x86-1 regression" \
-	"$(api GET '/api/v1/projects/demo/commits/e2e2e2/report?run=mx-x86-2') $(body '"$j->{run_id} $j->{platform}{arch} $j->{baseline}{run_id} $j->{verdict}"')"
-check_eq "?run= a run of another commit: 404 naming both" "404 no run 'mx-x86-1' of commit 'E2E2E2' in project 'demo'" \
-	"$(api GET '/api/v1/projects/demo/commits/E2E2E2/report?run=mx-x86-1') $(body '$j->{error}')"
+check_eq "two platforms: ?run= the other platform's, against its own baseline" "200 mx-x86-1 x86_64 mx-x86-0 regression" \
+	"$(api GET '/api/v1/projects/demo/commits/e2e2e2/report?run=mx-x86-1') $(body '"$j->{run_id} $j->{platform}{arch} $j->{baseline}{run_id} $j->{verdict}"')"
+check_eq "?run= a run of another commit: 404 naming both" "404 no run 'mx-x86-0' of commit 'E2E2E2' in project 'demo'" \
+	"$(api GET '/api/v1/projects/demo/commits/E2E2E2/report?run=mx-x86-0') $(body '$j->{error}')"
 check_eq "?run= no such run: 404" 404 "$(api GET '/api/v1/projects/demo/commits/e2e2e2/report?run=nope')"
-check_eq "?run= with ?pr= of a pull request the run is not of: 404" "404 no run 'mx-x86-2' of commit 'e2e2e2' for pull request #3" \
-	"$(api GET '/api/v1/projects/demo/commits/e2e2e2/report?pr=3&run=mx-x86-2') $(body '$j->{error}')"
+check_eq "?run= with ?pr= of a pull request the run is not of: 404" "404 no run 'mx-x86-1' of commit 'e2e2e2' for pull request #3" \
+	"$(api GET '/api/v1/projects/demo/commits/e2e2e2/report?pr=3&run=mx-x86-1') $(body '$j->{error}')"
 check_eq "?run= empty: 404, not the newest" 404 "$(api GET '/api/v1/projects/demo/commits/e2e2e2/report?run=')"
 
 # -- bad input: a clear 4xx, nothing stored --

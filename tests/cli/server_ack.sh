@@ -123,13 +123,7 @@ check_eq "the summary's main row: acknowledged" "acknowledged" \
 
 # A commit measured on two platforms has a report for each: the benchmark
 # is looked up in the one ?run= picks (without: the newest upload's).
-make_report mx0.json matrix c0c0c0 2026-11-08T10:00:00Z "" 100,100 run_id=ack-x86-0
-make_report my0.json matrix c0c0c0 2026-11-08T10:00:00Z "" 100,100 arch=aarch64 run_id=ack-arm-0
-make_report mx1.json matrix c1c1c1 2026-11-09T10:00:00Z c0c0c0 50,100 run_id=ack-x86-1
-make_report my1.json matrix c1c1c1 2026-11-09T10:00:00Z c0c0c0 100,100 arch=aarch64 run_id=ack-arm-1
-for r in mx0 my0 mx1 my1; do
-	upload "$tok" demo "$r.json" >/dev/null
-done
+upload_matrix "$tok" demo ack c0c0c0 c1c1c1
 check_eq "two platforms: the newest upload's report has nothing slower: 409" 409 "$(ack "$tok" c1c1c1 "" "$A")"
 check_eq "two platforms: ?run= the slower platform's: 201" "201 -0.5" \
 	"$(ack "$tok" c1c1c1 "?run=ack-x86-1" "$A") $(body '$j->{impact}')"

@@ -182,6 +182,27 @@ make_report() {
 	' "$@"
 }
 
+# upload_matrix TOKEN PROJECT PREFIX SHA0 SHA1: a commit measured on two
+# platforms (a CI matrix) on branch matrix: SHA0, then its child SHA1, each
+# on x86_64 (runs PREFIX-x86-0 and -1) and aarch64 (PREFIX-arm-0 and -1),
+# uploaded in that order.  suite::b1 of SHA1 is twice as slow on x86_64
+# only; nothing else changes.  Fails when an upload is not stored.  (A
+# subshell: the caller's variables stay as they are.)
+upload_matrix() (
+	token=$1 project=$2 prefix=$3 stored=0
+	for n in 0 1; do
+		if [ $n = 0 ]; then sha=$4 anc= slow=100; else sha=$5 anc=$4 slow=50; fi
+		make_report "$scratch/matrix-x86-$n.json" matrix "$sha" "2026-11-1${n}T10:00:00Z" "$anc" "$slow,100" \
+			run_id="$prefix-x86-$n"
+		make_report "$scratch/matrix-arm-$n.json" matrix "$sha" "2026-11-1${n}T10:00:00Z" "$anc" 100,100 arch=aarch64 \
+			run_id="$prefix-arm-$n"
+		for f in x86 arm; do
+			[ "$(upload "$token" "$project" "$scratch/matrix-$f-$n.json")" = 201 ] && stored=$((stored + 1))
+		done
+	done
+	[ $stored = 4 ]
+)
+
 # run_count PROJECT: how many runs the server has for a project.
 run_count() {
 	api GET /api/v1/projects >/dev/null

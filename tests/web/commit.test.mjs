@@ -107,17 +107,17 @@ test('a commit measured on two platforms: each link shows its own platform\'s re
   const page = await newPage();
   // Without ?run=: the newest upload's (aarch64, unchanged).
   await open(page, `/projects/matrix/commits/${sha}`);
-  assert.match(await page.textContent('dl.facts'), /mx-arm-2.*aarch64/s);
+  assert.match(await page.textContent('dl.facts'), /mx-arm-1.*aarch64/s);
   assert.equal((await page.textContent('.impact-card .badge')).trim(), 'neutral');
   // The projects page links each platform's row to its own run's report.
   await open(page, '/');
   const links = await page.$$eval('section.project[data-project="matrix"] table.summary tbody tr td:nth-child(2) a',
     (as) => as.map((a) => a.getAttribute('href')).sort());
-  assert.deepEqual(links, [`/projects/matrix/commits/${sha}?run=mx-arm-2`, `/projects/matrix/commits/${sha}?run=mx-x86-2`]);
+  assert.deepEqual(links, [`/projects/matrix/commits/${sha}?run=mx-arm-1`, `/projects/matrix/commits/${sha}?run=mx-x86-1`]);
   // x86_64's: its regression, against x86_64's baseline, whose link keeps to it.
-  await open(page, `/projects/matrix/commits/${sha}?run=mx-x86-2`);
-  assert.match(await page.textContent('dl.facts'), /mx-x86-2.*x86_64/s);
+  await open(page, `/projects/matrix/commits/${sha}?run=mx-x86-1`);
+  assert.match(await page.textContent('dl.facts'), /mx-x86-1.*x86_64/s);
   assert.equal((await page.textContent('.impact-card .badge')).trim(), 'regression');
-  assert.match(await page.getAttribute('.baseline a.sha', 'href'), /\?run=mx-x86-1$/);
+  assert.match(await page.getAttribute('.baseline a.sha', 'href'), /\?run=mx-x86-0$/);
   await page.done();
 });

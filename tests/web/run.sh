@@ -169,17 +169,9 @@ if [ $setup_failed = 1 ]; then
 	echo "Bail out! could not store the test data"
 	exit 1
 fi
-# -- the matrix project: commits m1 and m2 on x86_64 and aarch64 each, m2
-# slower on x86_64 only and uploaded there first.
-for n in 1 2; do
-	anc=; [ $n = 2 ] && anc=$(sha matrix1)
-	speed=100; [ $n = 2 ] && speed=50
-	make_report "$scratch/mx$n.json" main "$(sha matrix$n)" "2026-01-08T0$n:00:00Z" "$anc" "$speed,100" run_id=mx-x86-$n
-	make_report "$scratch/my$n.json" main "$(sha matrix$n)" "2026-01-08T0$n:00:00Z" "$anc" 100,100 arch=aarch64 run_id=mx-arm-$n
-	for f in mx$n my$n; do
-		[ "$(upload "$matrix_token" matrix "$scratch/$f.json")" = 201 ] || setup_failed=1
-	done
-done
+# -- the matrix project: commits matrix1 and matrix2 on x86_64 and aarch64
+# each, matrix2 slower on x86_64 only and uploaded there first.
+upload_matrix "$matrix_token" matrix mx "$(sha matrix1)" "$(sha matrix2)" || setup_failed=1
 
 shots="$top_builddir/tests/web/screenshots"
 # What the tests are told: where the server is, its tokens, what was uploaded.
