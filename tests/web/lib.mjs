@@ -58,10 +58,32 @@ export async function api(p, {method = 'GET', body, token} = {}) {
   return {status: res.status, json, text};
 }
 
+// Debian's /usr/bin/chromium is a script that adds the flags of every file
+// in /etc/chromium.d and loads the extensions other packages installed:
+// the browser behind it runs as Playwright starts it, the same everywhere.
+function chromiumBinary() {
+  const given = process.env.CHROMIUM || '/usr/bin/chromium';
+  const real = '/usr/lib/chromium/chromium';
+  try {
+    if (fs.realpathSync(given) === '/usr/bin/chromium' && fs.readFileSync(given, 'latin1').startsWith('#!') && fs.statSync(real).isFile())
+      return real;
+  } catch { /* not Debian's: run what was given */ }
+  return given;
+}
+
+// What the host would otherwise decide is pinned: language and time zone
+// (the browser's and fontconfig's, which picks fallback fonts by
+// language), font hinting (which rounds glyph widths), and in each page
+// the scale factor, screen, touch and colours.  The fonts themselves are
+// the host's: the pages must fit with any (tests/web/phone.test.mjs).
 let browser = null;
 async function getBrowser() {
   if (!browser)
-    browser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox']});
+    browser = await chromium.launch({
+      executablePath: chromiumBinary(),
+      args: ['--no-sandbox', '--lang=en-US', '--font-render-hinting=none'],
+      env: {...process.env, TZ: 'UTC', LANG: 'C.UTF-8', LANGUAGE: 'en', LC_ALL: 'C.UTF-8'},
+    });
   return browser;
 }
 after(async () => { if (browser) await browser.close(); });
@@ -72,7 +94,8 @@ after(async () => { if (browser) await browser.close(); });
 // to the dashboard's own server.
 export async function newPage({width = 1280, height = 900} = {}) {
   const b = await getBrowser();
-  const context = await b.newContext({viewport: {width, height}});
+  const context = await b.newContext({viewport: {width, height}, screen: {width, height}, deviceScaleFactor: 1,
+    isMobile: false, hasTouch: false, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light', reducedMotion: 'no-preference'});
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   // Anything the Content-Security-Policy blocks (an inline style or

@@ -4,7 +4,8 @@
 # playwright-core, node --test) against the real bm-server with real
 # uploaded runs: a main branch's history with a model and a platform
 # change, a pull request with a failed and a new benchmark, a benchmark
-# named like an XSS attack, and profiles measured by bm-run.  The
+# named like an XSS attack, profiles measured by bm-run, and (project
+# "phone") a profile whose names and paths are too long for a phone.  The
 # tests (tests/web/*.test.mjs) assert on the pages' DOM and write a
 # screenshot of each page under tests/web/screenshots in the build tree.
 #
@@ -45,6 +46,9 @@ settings_token=$("$BM_SERVER_BIN" --db "$db" project create settings-test 2>/dev
 settings_admin=$("$BM_SERVER_BIN" --db "$db" token create settings-test --admin 2>/dev/null) || exit 1
 # A commit measured on two platforms (a CI matrix): a project of its own.
 matrix_token=$("$BM_SERVER_BIN" --db "$db" project create matrix 2>/dev/null) || exit 1
+# Names that do not break (a long C++ name, deep paths without a hyphen):
+# the phone tests' project.
+phone_token=$("$BM_SERVER_BIN" --db "$db" project create phone 2>/dev/null) || exit 1
 start_server "$db" --web "$web" || exit 1
 
 setup_failed=0
@@ -164,6 +168,33 @@ if [ $real_profile = 1 ]; then
 	"$BM_PROFILE" --folded "$scratch/keep/cases::compute[n=4000].callgrind" >"$scratch/compute.folded" &&
 		expect_compute=$(frames "$scratch/compute.folded")
 fi
+
+# -- the phone project: one run of a benchmark whose function, source file,
+# binary, branch and callers are single words far wider than a phone.
+long_fn='std::vector<std::map<std::basic_string<char>,std::shared_ptr<widget_factory_implementation>>>::emplace_back'
+long_dir=/home/builder/workspace/benchmarks/projectwithaverylongnameindeed/build
+make_report "$scratch/phone.json" feature/averyveryverylongbranchnamewithoutanyplacetobreakit "$(sha phone1)" \
+	2026-01-08T00:00:00Z "" 100 ids=containers::emplace_back_into_a_vector_of_maps_of_strings_to_shared_pointers run_id=phone-run
+perl -MJSON::PP -e '
+	my ($fn, $dir, $file) = @ARGV;
+	my $r = do { local $/; open my $f, "<", $file or die "$file: $!"; JSON::PP->new->decode(<$f>) };
+	my @ev = qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw);
+	my $c = sub { [$_[0], 0, 0, 0, 0, 0, 0, 0, 0] };
+	my $b = $r->{benchmarks}[0];
+	$b->{profile} = { events => \@ev, totals => $c->(1000), cycles => 1000,
+		functions => [
+			{ name => $fn, file => "$dir/../src/containers/implementation.cpp", object => "$dir/bench/containersbenchmark",
+			  calls => 1, self => $c->(900), inclusive => $c->(900), self_cycles => 900, inclusive_cycles => 900 },
+			{ name => "main", file => "$dir/../src/main.cpp", object => "$dir/bench/containersbenchmark",
+			  calls => 0, self => $c->(100), inclusive => $c->(1000), self_cycles => 100, inclusive_cycles => 1000 } ],
+		calls => [{ caller => 1, callee => 0, count => 1, inclusive => $c->(900), cycles => 900 }],
+		lines => [{ function => 0, file => "$dir/../src/containers/implementation.cpp", line => 12, self => $c->(900), cycles => 900 }] };
+	$b->{syscalls}{by_function}[0]{function} = $fn;
+	$b->{syscalls}{by_function}[0]{callers}[0]{function} = $fn;
+	open my $f, ">", $file or die "$file: $!";
+	print $f JSON::PP->new->canonical->encode($r);
+' "$long_fn" "$long_dir" "$scratch/phone.json" || setup_failed=1
+[ "$(upload "$phone_token" phone "$scratch/phone.json")" = 201 ] || setup_failed=1
 
 if [ $setup_failed = 1 ]; then
 	echo "Bail out! could not store the test data"

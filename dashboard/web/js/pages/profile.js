@@ -71,8 +71,12 @@ function drawFlame(box, details, tree, {differential = false, onFunction = null}
   // a pixel wait until a click zooms in on them (SVG with tens of
   // thousands of elements is slow to draw).
   const frames = countFrames(tree);
+  // As wide as its box, whole pixels (a fraction more would scroll), and
+  // again whenever the box changes width: a phone turned, a window resized,
+  // a scroll bar come, or the box measured before the styles applied.
+  const boxWidth = () => Math.floor(box.getBoundingClientRect().width); // 0 while hidden
   const chart = make()
-    .width(Math.max(300, box.clientWidth || box.parentElement.clientWidth || 800))
+    .width(Math.max(100, boxWidth() || box.parentElement.clientWidth || 800))
     .cellHeight(18)
     .minFrameSize(frames > 5000 ? 1 : 0)
     .transitionDuration(250)
@@ -91,6 +95,10 @@ function drawFlame(box, details, tree, {differential = false, onFunction = null}
   if (onFunction) chart.onClick((d) => { if (d.data.fn >= 0) onFunction(d.data.fn); });
   window.d3.select(box).datum(tree).call(chart);
   box.dataset.frames = String(frames);
+  new ResizeObserver(() => {
+    const w = boxWidth();
+    if (w > 0 && Math.max(100, w) !== chart.width()) chart.width(Math.max(100, w)).update();
+  }).observe(box);
   return chart;
 }
 
