@@ -138,8 +138,10 @@ static void run_natively(struct bm_plan *plan, size_t first, double min_time_s, 
 	fprintf(out, "%-*s %12s %9s %12s\n", (int)width, "benchmark", "median", "spread", "runs");
 	for (size_t i = first; i < plan->n; i++) {
 		struct bm_entry *e = &plan->entries[i];
-		if (e->skipped[0]) {
-			fprintf(out, "%-*s %12s   skipped: %s\n", (int)width, e->id, "-", e->skipped);
+		if (e->skipped_after) {
+			char why[BM_REASON_MAX];
+			plan_skip_reason(e, why);
+			fprintf(out, "%-*s %12s   skipped: %s\n", (int)width, e->id, "-", why);
 			if (report)
 				native_report_add(report, i - first, e, NULL);
 			continue;

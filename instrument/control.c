@@ -18,6 +18,10 @@
  *                            ("-" when it cannot say)
  *   end                      last
  *
+ * An ID holds no white space (registry.c), so the words of a line split at
+ * spaces; a line is at most BM_CONTROL_LINE_MAX bytes, which the longest
+ * id and reason fit (bm_internal.h).
+ *
  * Without BM_CONTROL (Valgrind run by hand) every call here is a no-op.
  * A write to a bm-run that went away is ignored (MSG_NOSIGNAL: no SIGPIPE). */
 #include "bm_internal.h"
@@ -50,7 +54,7 @@ int control_open(void)
 
 void control_send(const char *fmt, ...)
 {
-	char line[1024];
+	char line[BM_CONTROL_LINE_MAX];
 	va_list ap;
 	if (fd < 0)
 		return;
@@ -59,8 +63,12 @@ void control_send(const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	if ((size_t)n > sizeof line - 2)
-		n = sizeof line - 2;
+	/* Never cut: a line with a cut id would name another benchmark.  Ids
+	 * and reasons have maxima that fit (bm_internal.h). */
+	if ((size_t)n >= sizeof line - 1) {
+		bm_complain("a control line of %d bytes is longer than bm-run reads; not sent", n);
+		return;
+	}
 	line[n++] = '\n';
 	for (int off = 0; off < n;) {
 		ssize_t w = send(fd, line + off, (size_t)(n - off), MSG_NOSIGNAL);

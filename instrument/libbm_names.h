@@ -33,6 +33,8 @@
 #define report_now_rfc3339 bm__report_now_rfc3339
 #define utf8_sequence_length bm__utf8_sequence_length
 #define utf8_valid bm__utf8_valid
+#define utf8_code_point bm__utf8_code_point
+#define utf8_invisible bm__utf8_invisible
 #define xasprintf bm__xasprintf
 #define xcalloc bm__xcalloc
 #define xgrow bm__xgrow
@@ -53,8 +55,10 @@
 #define plan_build bm__plan_build
 #define plan_release bm__plan_release
 #define plan_skip_after bm__plan_skip_after
+#define plan_skip_reason bm__plan_skip_reason
 #define platform_arch bm__platform_arch
 #define platform_host bm__platform_host
+#define platform_host_cpu bm__platform_host_cpu
 #define platform_os bm__platform_os
 #define run_under_valgrind bm__run_under_valgrind
 

@@ -119,9 +119,11 @@ void native_report_add(struct json_buf *b, size_t index, const struct bm_entry *
 	json_buf_lit(b, ",\n     \"events\": {}, \"cycles\": null, \"time_s\": null, \"speed\": null, "
 			"\"syscalls\": null, \"profile\": null,\n     ");
 	if (!r) {
+		char why[BM_REASON_MAX];
+		plan_skip_reason(e, why);
 		member(b, "status", "skipped");
 		json_buf_lit(b, ", ");
-		member(b, "reason", e->skipped);
+		member(b, "reason", why);
 		json_buf_lit(b, ", \"metric\": null}");
 		return;
 	}

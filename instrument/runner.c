@@ -21,12 +21,13 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CONTROL_FD 3   /* as BM_CONTROL=3 in the sandbox environment says */
-#define LINE_MAX_LEN 4096
+#define LINE_MAX_LEN 4096 /* a control line, as libbm's BM_CONTROL_LINE_MAX */
 #define TAIL_LINES 20
 
 /* One running Valgrind process. */
@@ -44,6 +45,7 @@ struct proc {
 				 * there (it said "done" before it ended) */
 	int timed_out;         /* the whole process was killed (not harness mode) */
 	int ended;             /* "end" seen */
+	int execed;            /* it replaced itself with exec (see execed) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -232,6 +234,89 @@ fail:
 static void show_output(const struct job *job, const char *what, int pid);
 static char *program_text(const char *line, const struct sandbox *sb, const char *program);
 
+/* ---- a process that ended without saying how ---- */
+
+/* Whether process pid of the job ran exec.  Valgrind does not follow
+ * exec: the new program runs natively, so callgrind never writes the dump
+ * of the process's end (cg.PID.out, which callgrind makes empty at the
+ * start), as it does at every exit and fatal signal.  Nor did Valgrind
+ * fail to start it: its log has the program's "Command:" line when forked
+ * is 0 (the program's own process), and nothing at all about the process
+ * when forked is 1 (a benchmark's process, forked from a running program:
+ * a panic of Valgrind would be there). */
+static int execed(const struct job *job, int pid, int forked)
+{
+	char *path = xasprintf("%s/cg.%d.out", job->sb.dir, pid), line[512], mine[2][32];
+	struct stat st;
+	int ended = stat(path, &st) == 0 && st.st_size > 0, started = 0, said = 0;
+	free(path);
+	FILE *in = ended || pid <= 0 ? NULL : fopen(job->sb.log, "r");
+	if (!in)
+		return 0;
+	snprintf(mine[0], sizeof mine[0], "==%d== ", pid);
+	snprintf(mine[1], sizeof mine[1], "--%d-- ", pid);
+	while (fgets(line, sizeof line, in)) {
+		int own = strncmp(line, mine[0], strlen(mine[0])) == 0;
+		said |= own || strncmp(line, mine[1], strlen(mine[1])) == 0;
+		started |= own && strncmp(line + strlen(mine[0]), "Command: ", 9) == 0;
+	}
+	fclose(in);
+	return forked ? !said : started;
+}
+
+/* Why a process replaced itself with exec: what (it did), and what to do.
+ * code is the exit status of what it ran, when the parent saw one.  Newly
+ * allocated. */
+static char *exec_reason(const char *what, int pid, int code, const char *todo)
+{
+	char status[64] = "";
+	if (code)
+		snprintf(status, sizeof status, "; what it ran exited with status %d", code);
+	return xasprintf("%s (pid %d%s), which Valgrind does not follow, so nothing was measured: %s",
+			 what, pid, status, todo);
+}
+
+/* Whether process pid wrote the dump of benchmark id, whose name is the id
+ * (CALLGRIND_DUMP_STATS_AT): one of cg.PID.out.1, .2, ... */
+static int dumped(const struct job *job, int pid, const char *id)
+{
+	char *want = xasprintf("desc: Trigger: Client Request: %s\n", id), line[LINE_MAX_LEN];
+	int found = 0;
+	for (int n = 1; !found; n++) {
+		char *path = xasprintf("%s/cg.%d.out.%d", job->sb.dir, pid, n);
+		FILE *in = fopen(path, "r");
+		free(path);
+		if (!in)
+			break;
+		/* The trigger is in the header, which ends at "events:". */
+		while (!found && fgets(line, sizeof line, in) && strncmp(line, "events:", 7) != 0)
+			found = strcmp(line, want) == 0;
+		fclose(in);
+	}
+	free(want);
+	return found;
+}
+
+/* Why benchmark e failed whose process ended (the program reaped it)
+ * without a "done" (code: the status of the program's "fail", 0 when it
+ * said none, the process having exited 0).  The files of the process tell
+ * whether it ran exec, exited before its dump was written, or after (its
+ * "done" was lost).  Newly allocated. */
+static char *lost_reason(const struct job *job, const struct entry *e, int code)
+{
+	if (execed(job, e->pid, 1))
+		return exec_reason("replaced its process with exec inside the benchmark", e->pid, code,
+				   "a benchmark must not call exec (fork, and exec in the child); "
+				   "measure a program with bm-run -- PROGRAM");
+	if (dumped(job, e->pid, e->id))
+		return xstrdup("ran, but libbm's word that it was done never reached bm-run: the "
+			       "benchmark closed or replaced the harness's control descriptor (fd 3, "
+			       "BM_CONTROL), or exited in its teardown; leave fd 3 open, and return "
+			       "from teardown");
+	return xstrdup("exited (status 0) inside the benchmark, before libbm could record it: "
+		       "setup, run and teardown must return, not call exit or _exit");
+}
+
 /* ---- the control channel ---- */
 
 /* The estimated time of a dump under the model, for "ask ID". */
@@ -289,8 +374,20 @@ static void settle(struct proc *p)
 	struct entry *e = p->unreaped;
 	struct keeper_end end = {0};
 	p->unreaped = NULL;
-	if (job->mode != MODE_HARNESS ||
-	    !keeper_kill_orphans(&p->keeper, (int)p->pid, job->sb.argv0, &end))
+	if (job->mode != MODE_HARNESS)
+		return;
+	if (e->state == ENTRY_RUNNING) {
+		/* Neither "done" nor "fail": see lost_reason. */
+		char *why = lost_reason(job, e, 0);
+		entry_set(e, ENTRY_FAILED, why);
+		char *what = xasprintf("'%s' %s", e->id, why);
+		show_output(job, what, e->pid);
+		free(what);
+		free(why);
+		if (p->current == e)
+			p->current = NULL;
+	}
+	if (!keeper_kill_orphans(&p->keeper, (int)p->pid, job->sb.argv0, &end))
 		return;
 	char *why = left_reason(&end, job);
 	if (e->state == ENTRY_DONE) {
@@ -338,8 +435,12 @@ static void handle_line(struct proc *p, char *line, const struct runner_options 
 		p->since = now();
 	} else if (strcmp(line, "fail") == 0) {
 		struct entry *e = entry_get(job, arg);
+		/* "exited with status N" from what the benchmark's process ran
+		 * with exec, or from the process itself. */
+		int code = rest && strncmp(rest, "exited with status ", 19) == 0 ? atoi(rest + 19) : 0;
 		char *why = e->timed_out ? xasprintf("timed out after %g s", o->timeout_s)
-					 : xstrdup(rest ? rest : "failed");
+			    : code && execed(job, e->pid, 1) ? lost_reason(job, e, code)
+							      : xstrdup(rest ? rest : "failed");
 		entry_set(e, ENTRY_FAILED, why);
 		char *what = xasprintf("'%s' %s", e->id, why);
 		show_output(job, what, e->pid);
@@ -539,9 +640,9 @@ static void finish_single(struct proc *p, char *reason, const char *left)
 	struct job *job = p->job;
 	struct entry *e = &job->entries[0];
 	if (reason || left) {
-		char *why = !reason	    ? xstrdup(left)
-			    : p->timed_out ? xstrdup(reason)
-					   : with_last_error(job, reason);
+		char *why = !reason			  ? xstrdup(left)
+			    : p->timed_out || p->execed ? xstrdup(reason)
+							  : with_last_error(job, reason);
 		entry_set(e, ENTRY_FAILED, why);
 		free(why);
 		return;
@@ -582,7 +683,7 @@ static int finish_harness(struct proc *p, char *reason, const char *left)
 		job->warning = xasprintf("'%s' %s (killed by bm-run)", job->program, left);
 	} else if (reason && job->nentries == 0) {
 		char *before = xasprintf("%s before it ran any benchmark", reason);
-		char *why = with_last_error(job, before);
+		char *why = p->execed ? xstrdup(reason) : with_last_error(job, before);
 		free(before);
 		entry_set(entry_get(job, path_basename(job->program)), ENTRY_FAILED, why);
 		free(why);
@@ -618,6 +719,21 @@ static int finish(struct proc *p, const struct keeper_end *end, const struct run
 		free(last);
 		free(reason);
 		return 0;
+	}
+	/* A program that ran exec measured nothing after it (a libbm program
+	 * that ran its benchmarks first is fine). */
+	if (WIFEXITED(status) && !p->timed_out && (job->mode != MODE_HARNESS || job->nentries == 0) &&
+	    execed(job, (int)p->pid, 0)) {
+		p->execed = 1;
+		free(reason);
+		reason = job->mode == MODE_HARNESS
+				 ? exec_reason("replaced itself with exec before it ran any benchmark",
+					       (int)p->pid, WEXITSTATUS(status),
+					       "call bm_main in the process that bm-run starts, or measure "
+					       "the program it runs with bm-run -- PROGRAM")
+				 : exec_reason("replaced itself with exec", (int)p->pid, WEXITSTATUS(status),
+					       "measure the program it runs with bm-run -- PROGRAM ARGS "
+					       "(sh -c 'PROGRAM ARGS' may exec it)");
 	}
 	char *left = left_reason(end, job);
 	if (reason || (left && job->mode != MODE_HARNESS)) {

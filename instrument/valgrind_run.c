@@ -79,14 +79,15 @@ void run_under_valgrind(struct bm_plan *plan, size_t first, int warm)
 {
 	int controlled = control_open() >= 0;
 	size_t measured = 0, failed = 0;
-	char why[256];
+	char why[BM_REASON_MAX];
 	for (size_t i = first; i < plan->n; i++)
 		control_send("plan %s", plan->entries[i].id);
 	fflush(NULL); /* nothing buffered to be written twice by a child */
 	for (size_t i = first; i < plan->n; i++) {
 		struct bm_entry *e = &plan->entries[i];
-		if (e->skipped[0]) {
-			control_send("skip %s %s", e->id, e->skipped);
+		if (e->skipped_after) {
+			plan_skip_reason(e, why);
+			control_send("skip %s %s", e->id, why);
 			continue;
 		}
 		pid_t pid = fork();

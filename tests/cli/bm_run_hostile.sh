@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # bm-run against a hostile user: program names execvp would not run, a
-# benchmark that kills its harness, output paths that cannot be written
-# (found before any work), and programs that leave processes running
-# however they detach (bm-run kills them and says so).
+# benchmark that kills its harness, benchmarks that exit, close or replace
+# its control descriptor or exec, programs that exec, output paths that
+# cannot be written (found before any work), and programs that leave
+# processes running however they detach (bm-run kills them and says so).
 . "$(dirname "$0")/lib.sh"
 
 cases="$PROGRAMS/cases"
@@ -68,11 +69,55 @@ hostile::next ok" \
 		"$? $(json_get "$scratch/bdaemon.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}' |
 			sed 's/left \(a process\|[0-9]* processes\) running: .*/left PROCESSES running/')"
 	check_eq "... and it is not left" 0 "$(running 7265)"
+
+	# Benchmarks that end without telling the harness: bm-run says how,
+	# from what their processes left (no "not run" for what ran).
+	for engine in bm callgrind; do
+		"$BM_RUN" --engine $engine -o "$scratch/ends.$engine.json" -- "$PROGRAMS/hostile" \
+			--filter 'hostile::exit_zero' --filter 'hostile::*_control' --filter 'hostile::exec_shell' \
+			--filter 'hostile::next' >/dev/null 2>"$scratch/ends.$engine.err"
+		echo $? >"$scratch/ends.$engine.rc"
+	done
+	check_eq "benchmarks that exit, lose fd 3 or exec fail, each saying how; the next one runs" \
+		"1 hostile::close_control failed ran, but libbm's word that it was done never reached bm-run: the benchmark closed or replaced the harness's control descriptor (fd 3, BM_CONTROL), or exited in its teardown; leave fd 3 open, and return from teardown
+hostile::dup2_control failed ran, but libbm's word that it was done never reached bm-run: the benchmark closed or replaced the harness's control descriptor (fd 3, BM_CONTROL), or exited in its teardown; leave fd 3 open, and return from teardown
+hostile::exec_shell failed replaced its process with exec inside the benchmark (pid N), which Valgrind does not follow, so nothing was measured: a benchmark must not call exec (fork, and exec in the child); measure a program with bm-run -- PROGRAM
+hostile::exit_zero failed exited (status 0) inside the benchmark, before libbm could record it: setup, run and teardown must return, not call exit or _exit
+hostile::next ok" \
+		"$(cat "$scratch/ends.bm.rc") $(json_get "$scratch/ends.bm.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}' |
+			sed 's/(pid [0-9]*)/(pid N)/')"
+	check_eq "... the same with --engine callgrind" \
+		"$(cat "$scratch/ends.bm.rc") $(json_get "$scratch/ends.bm.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}' | sed 's/(pid [0-9]*)/(pid N)/')" \
+		"$(cat "$scratch/ends.callgrind.rc") $(json_get "$scratch/ends.callgrind.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}' | sed 's/(pid [0-9]*)/(pid N)/')"
+	check "... said on stderr too" grep -q "^bm-run: 'hostile::exit_zero' exited (status 0) inside the benchmark" \
+		"$scratch/ends.bm.err"
+
+	"$BM_RUN" --env HOSTILE_EXEC_STATUS=3 -o "$scratch/exec3.json" -- "$PROGRAMS/hostile" \
+		--filter 'hostile::exec_shell' >/dev/null 2>&1
+	check_eq "a benchmark that execs a program that fails: exec, and that program's status" \
+		"1 replaced its process with exec inside the benchmark (pid N; what it ran exited with status 3), which Valgrind" \
+		"$? $(json_get "$scratch/exec3.json" '$j->{benchmarks}[0]{reason}' | sed -e 's/(pid [0-9]*/(pid N/' -e 's/ does not follow.*//')"
+
+	"$BM_RUN" --env HOSTILE_EXEC_MAIN=1 -o "$scratch/execmain.json" -- "$PROGRAMS/hostile" >/dev/null 2>&1
+	check_eq "a program whose main execs itself: that, not 'ran no benchmark'" \
+		"1 hostile failed replaced itself with exec before it ran any benchmark (pid N), which Valgrind does not follow, so nothing was measured: call bm_main in the process that bm-run starts, or measure the program it runs with bm-run -- PROGRAM" \
+		"$? $(json_get "$scratch/execmain.json" 'join " ", map { @$_{qw(id status reason)} } @{$j->{benchmarks}}' | sed 's/(pid [0-9]*)/(pid N)/')"
 else
-	for t in "a benchmark that kills the harness" "a benchmark that leaves a daemon" "... and it is not left"; do
+	for t in "a benchmark that kills the harness" "a benchmark that leaves a daemon" "... and it is not left" \
+		"benchmarks that exit, lose fd 3 or exec" "... with --engine callgrind" "... said on stderr too" \
+		"a benchmark that execs a program that fails" "a program whose main execs itself"; do
 		ok "$t # SKIP tests/programs/hostile is not built"
 	done
 fi
+
+# A program measured whole that runs exec (as sh -c does with its last
+# command): what it ran is not measured, and bm-run says so.
+for engine in bm callgrind; do
+	"$BM_RUN" --engine $engine -o "$scratch/exec.$engine.json" -- sh -c 'exec /bin/true' >/dev/null 2>"$scratch/exec.$engine.err"
+	check_eq "whole-process mode, --engine $engine: a program that execs fails, saying so" \
+		"1 dash failed replaced itself with exec (pid N), which Valgrind does not follow, so nothing was measured: measure the program it runs with bm-run -- PROGRAM ARGS (sh -c 'PROGRAM ARGS' may exec it)" \
+		"$? $(json_get "$scratch/exec.$engine.json" 'join " ", map { @$_{qw(id status reason)} } @{$j->{benchmarks}}' | sed 's/(pid [0-9]*)/(pid N)/')"
+done
 
 # -- output paths, checked before any work --
 rm -f "$scratch/valgrind.calls"

@@ -133,4 +133,89 @@ check_eq "bm_param on a string parameter: exit 2" 2 $?
 check "... naming the accessor to use" \
 	grep -q "kind.c:3: benchmark m::kind\[mode=fast\] reads string parameter 'mode' with bm_param; use bm_param_str" kind.err
 
+# -- ids: what they may hold and how long they may be, checked before anything runs --
+# a N: N letters a.
+a() { printf "%${1}s" '' | tr ' ' a; }
+# Two benchmarks registered with bm_register, named by the first two
+# arguments of `registered NAME FIRST SECOND`.
+registered() {
+	cat >"$1.c" <<EOC
+#include <bm.h>
+static void run(struct bm_state *s) { bm_black_box(bm_id(s)[0]); }
+static const struct bm_benchmark one = {.suite = "reg", .name = "$2", .run = run};
+static const struct bm_benchmark two = {.suite = "reg", .name = "$3", .run = run};
+__attribute__((constructor)) static void add(void) { bm_register(&one); bm_register(&two); }
+BM_MAIN()
+EOC
+	compile "$1"
+}
+registered twins "$(a 600)x" "$(a 600)y"
+check_eq "two 600-byte names that differ in their last byte compile" 0 $?
+./twins --list >twins.out 2>twins.err
+check_eq "... refused at registration: exit 2, nothing listed" "2 0" "$? $(wc -l <twins.out)"
+check_eq "... naming the id by its first bytes, and the limit" \
+	"bm: the id 'reg::$(a 43)...' is 606 bytes long, over the limit of 511: shorten the suite, name or parameters of this benchmark" \
+	"$(cat twins.err)"
+"$BM_RUN" -o twins.json -- ./twins >/dev/null 2>twins-run.err
+check_eq "bm-run: exit 2, and the harness's reason" \
+	"2 bm-run: 'twins': the id 'reg::$(a 43)...' is 606 bytes long, over the limit of 511: shorten the suite, name or parameters of this benchmark" \
+	"$? $(cat twins-run.err)"
+check "... no report: not one row for both" test ! -e twins.json
+
+# An id of 511 bytes is whole, one of 512 refused, also when a parameter's
+# value makes it so: "e::x[v=" and "]" are 8 bytes.
+for n in 503 504; do
+	printf '#include <bm.h>\nstatic void run(struct bm_state *s) { bm_black_box(bm_id(s)[0]); }\nBM_BENCHMARK(e, x, .run = run, .params = BM_PARAMS(BM_VALUES("v", "short", "%s")));\nBM_MAIN()\n' \
+		"$(a $n)" >"edge$n.c"
+	compile "edge$n"
+done
+check_eq "an id of 511 bytes is listed whole" "0 e::x[v=short] 511" \
+	"$(./edge503 --list >edge.out; echo $?) $(head -n 1 edge.out) $(tail -n 1 edge.out | tr -d '\n' | wc -c)"
+./edge504 --list >edge.out 2>edge.err
+check_eq "one of 512 bytes, made by a parameter value: exit 2, nothing listed" "2 0" "$? $(wc -l <edge.out)"
+check "... saying where, and how long" grep -q "^bm: edge504.c:3: the id 'e::x\[v=$(a 41)...' is 512 bytes long, over the limit of 511" edge.err
+
+registered spaced "my bench" "other"
+./spaced --list >/dev/null 2>spaced.err
+check_eq "bm_register with a space in a name: exit 2, saying what a name may not hold" \
+	"2 bm: benchmark name 'my bench' in suite 'reg' goes into the id: it may not hold white space, control characters, ':', '[' or ']'" \
+	"$? $(cat spaced.err)"
+"$BM_RUN" -o spaced.json -- ./spaced >/dev/null 2>spaced-run.err
+check_eq "... and under bm-run, exit 2 and that reason, not an unusable callgrind file" \
+	"2 bm-run: 'spaced': benchmark name 'my bench' in suite 'reg' goes into the id: it may not hold white space, control characters, ':', '[' or ']'" \
+	"$? $(cat spaced-run.err)"
+registered colon "a:b" "other"
+./colon --list >/dev/null 2>colon.err
+check_eq "a ':' in a name (suite::name would read otherwise): exit 2" \
+	"2 bm: benchmark name 'a:b' in suite 'reg' goes into the id: it may not hold white space, control characters, ':', '[' or ']'" \
+	"$? $(cat colon.err)"
+registered latin1 "caf\\xe9" "other"
+./latin1 --list >/dev/null 2>latin1.err
+check_eq "a name that is not UTF-8 (reports are JSON text): exit 2" \
+	"2 bm: benchmark name 'caf?' in suite 'reg' goes into the id, which reports carry as JSON text: it must be UTF-8" \
+	"$? $(tr '\351' '?' <latin1.err)"
+printf '#include <bm.h>\nstatic void run(struct bm_state *s) { bm_black_box(bm_param(s, "n m")); }\nBM_BENCHMARK(p, x, .run = run, .params = BM_PARAMS(BM_RANGE("n m", 1)));\nBM_MAIN()\n' >pname.c
+compile pname
+./pname --list >/dev/null 2>pname.err
+check_eq "a parameter's name with a space: exit 2" \
+	"2 bm: pname.c:3: parameter name 'n m' of p::x goes into the id: it may not hold white space, control characters, ',', '=', '[' or ']'" \
+	"$? $(cat pname.err)"
+
+# A skipped value's reason holds the id of the value that took too long
+# and the range's name, whole: here 467 and 150 bytes, a control line of
+# some 1200 (libbm's was 1024, the reason 255).
+lname=$(a 300)
+pname=$(a 150 | tr a p)
+printf '#include <bm.h>\nstatic void run(struct bm_state *s) { long n = bm_param(s, "%s"), x = 0; for (long i = 0; i < n; i++) bm_black_box(x += i); }\nBM_BENCHMARK(lim, %s, .run = run, .params = BM_PARAMS(BM_RANGE_LIMITED("%s", 1e-12, 1000, 2000)));\nBM_MAIN()\n' \
+	"$pname" "$lname" "$pname" >lim.c
+compile lim
+first="lim::$lname[$pname=1000]"
+reason_is() { FIRST=$first PNAME=$pname json_get "$1" '$j->{benchmarks}[1]{reason} =~ /\A\Q$ENV{FIRST}\E took [0-9.e+-]+ s, over the 1e-12 s limit of range \x27\Q$ENV{PNAME}\E\x27\z/ ? "whole" : $j->{benchmarks}[1]{reason}'; }
+./lim --min-time 0.001 --json lim-native.json >/dev/null 2>&1
+check_eq "natively: the skipped value's reason is whole" "skipped whole" \
+	"$(json_get lim-native.json '$j->{benchmarks}[1]{status}') $(reason_is lim-native.json)"
+"$BM_RUN" -q -o lim.json -- ./lim >/dev/null 2>&1
+check_eq "under bm-run: the skip line carries it whole" "0 skipped whole" \
+	"$? $(json_get lim.json '$j->{benchmarks}[1]{status}') $(reason_is lim.json)"
+
 done_testing
