@@ -28,7 +28,7 @@ for my $i (1 .. $n) {
 		my $cyc = $ir + $dr + $dw + 4 * ($i1 + $d1r + $d1w) + 34 * ($il + $dlr + $dlw);
 		push @b, sprintf q({"id":"%s","suite":"%s","name":"%s","tag":null,"status":"ok","reason":null,) .
 			q("events":{"Ir":%d,"Dr":%d,"Dw":%d,"I1mr":%d,"D1mr":%d,"D1mw":%d,"ILmr":%d,"DLmr":%d,"DLmw":%d,"sysCount":0,"sysTime":0,"sysCpuTime":0},) .
-			q("cycles":%d,"time_s":%.9g,"speed":%.9g,"syscalls":{"count":0,"wall_ns":0,"cpu_ns":0,"by_function":[]},"profile":null}),
+			q("cycles":%d,"time_s":%.17g,"speed":%.17g,"syscalls":{"count":0,"wall_ns":0,"cpu_ns":0,"by_function":[]},"profile":null}),
 			@{$bench[$k]}, $ir, $dr, $dw, $i1, $d1r, $d1w, $il, $dlr, $dlw, $cyc, $cyc / 3e9, 3e9 / $cyc;
 	}
 	open my $f, ">", "$dir/r/$i.json" or die;

@@ -7,6 +7,7 @@
 
 void api_upload(struct request *req, struct response *res);        /* POST runs */
 void api_commit_report(struct request *req, struct response *res); /* GET commits/SHA/report */
+void api_commit_runs(struct request *req, struct response *res);   /* GET commits/SHA/runs */
 void api_history(struct request *req, struct response *res);       /* GET benchmarks/ID/history */
 void api_changes(struct request *req, struct response *res);       /* GET changes */
 void api_profile(struct request *req, struct response *res);       /* GET runs/RUN/benchmarks/ID/profile */

@@ -21,6 +21,7 @@
 #include "ack_json.h"
 
 #include "commit_report.h"
+#include "fmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +83,9 @@ static void add(struct request *req, struct response *res, const json_t *j, stru
 		return;
 	}
 	if (r->impact >= 0) {
-		http_error(res, 409, "'%s' is not slower than its baseline (impact %+.2f%%): nothing to acknowledge", id,
-			   100 * r->impact);
+		char pct[FMT_SIZE];
+		http_error(res, 409, "'%s' is not slower than its baseline (impact %s): nothing to acknowledge", id,
+			   fmt_percent(pct, r->impact));
 		return;
 	}
 	struct store_ack a = {.benchmark = (char *)id,

@@ -144,7 +144,7 @@ static int add_baseline(struct request *req, json_t *j, char **err)
 	int rc = store_run_get(req->server->store, req->project.id, req->param[1], &run, err);
 	if (rc <= 0)
 		return rc;
-	if (baseline_find(req->server->store, req->project.id, &run, &base, err)) {
+	if (baseline_find(req->server->store, req->project.id, &run, BASELINE_AUTO, &base, err)) {
 		store_run_release(&run);
 		return -1;
 	}

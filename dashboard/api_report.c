@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* GET /api/v1/projects/NAME/commits/SHA/report[?pr=N][&run=ID]: the
- * commit's results against its baseline, with the commit impact and the
- * verdict.
+/* GET /api/v1/projects/NAME/commits/SHA/report[?pr=N][&run=ID]
+ * [&baseline=auto|merge-base]: the commit's results against its baseline
+ * (baseline.h's rules; merge-base: a pull request's merge base), with the
+ * commit impact and the verdict.
  *
  * The commit's run is its newest upload (for pull request N with ?pr=N),
  * or run ID of the commit: a commit measured on several platforms (a CI
@@ -152,6 +153,12 @@ int commit_report_open(struct request *req, struct response *res, struct commit_
 	if (http_query_int(req, res, "pr", 1, LONG_MAX, &pr_in) < 0)
 		return -1;
 	long pr = (long)pr_in;
+	enum baseline_rule rule = BASELINE_AUTO;
+	const char *rule_name = http_query(req, "baseline");
+	if (rule_name && baseline_rule_lookup(rule_name, &rule)) {
+		http_error(res, 400, "baseline: expected auto or merge-base, not '%s'", rule_name);
+		return -1;
+	}
 	char *sha = xstrdup(sha_in), *err = NULL;
 	for (char *p = sha; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
@@ -171,7 +178,7 @@ int commit_report_open(struct request *req, struct response *res, struct commit_
 		http_error(res, 404, "no run of commit '%s' for pull request #%ld", sha_in, pr);
 	else if (rc == 0)
 		http_error(res, 404, "no run of commit '%s' in project '%s'", sha_in, req->project_name);
-	else if (rc < 0 || commit_report_build(cr, req->server->store, req->project.id, &head,
+	else if (rc < 0 || commit_report_build(cr, req->server->store, req->project.id, &head, rule,
 					       req->project.threshold, &err)) {
 		http_error(res, 500, "%s", err);
 		rc = -1;

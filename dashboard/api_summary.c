@@ -27,7 +27,7 @@ static json_t *series_row(struct request *req, const struct store_series_head *h
 	struct commit_report cr;
 	double t = req->project.threshold;
 	if (store_branch_head_run(st, req->project.id, h->branch, h->model, h->platform, &head, err) <= 0 ||
-	    commit_report_build(&cr, st, req->project.id, &head, t, err))
+	    commit_report_build(&cr, st, req->project.id, &head, BASELINE_AUTO, t, err))
 		return NULL;
 	const struct comparison *cmp = &cr.cmp;
 	long failed = 0, regressions = 0, improvements = 0;

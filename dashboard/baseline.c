@@ -4,6 +4,7 @@
 
 #include "baseline.h"
 
+#include "series_identity.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -14,15 +15,21 @@ static char *short_sha(const char *sha)
 	return xstrndup(sha, 12);
 }
 
-/* Why a comparable run is missing when another kind exists. */
+/* Why a run of commit other (found by where) is no baseline: its series
+ * (series_identity.h: the runs' model column) or its platform differs. */
 static char *mismatch(const struct store_run *head, const struct store_run *other, const char *where)
 {
-	int model = strcmp(head->model, other->model) != 0;
-	char *sha = short_sha(other->sha);
-	char *why = xasprintf("no baseline: %s %s has a run, but %s (%s there, %s here); only runs with the same "
-			      "model and platform are compared",
-			      where, sha, model ? "with another cost model" : "on another platform",
-			      model ? other->model : other->platform, model ? head->model : head->platform);
+	char *sha = short_sha(other->sha), *why;
+	char *diff = series_identity_difference(other->model, head->model, "there", "here");
+	if (diff)
+		why = xasprintf("no baseline: %s %s has a run, but measured differently: %s; only runs measured the same "
+				"way on the same platform are compared",
+				where, sha, diff);
+	else
+		why = xasprintf("no baseline: %s %s has a run, but on another platform (%s there, %s here); only runs "
+				"measured the same way on the same platform are compared",
+				where, sha, other->platform, head->platform);
+	free(diff);
 	free(sha);
 	return why;
 }
@@ -112,12 +119,70 @@ fail:
 	return -1;
 }
 
-int baseline_find(struct store *st, int64_t project, const struct store_run *head, struct baseline *out,
-		  char **err)
+/* The merge-base rule: 1 found (out set), 0 not (*why set), -1. */
+static int merge_base(struct store *st, int64_t project, const struct store_run *head, struct baseline *out,
+		      char **why, char **err)
+{
+	const char *mb = head->merge_base;
+	if (!mb) {
+		*why = xasprintf("the run was uploaded without its merge base (bm-upload reads it from git, for a merge "
+				 "commit, or CI_MERGE_REQUEST_DIFF_BASE_SHA; or give --merge-base)");
+		return 0;
+	}
+	char *sha = short_sha(mb);
+	int rc = store_commit_run_like(st, project, mb, head->model, head->platform, &out->run, err);
+	if (rc > 0)
+		out->reason = xasprintf("pull request #%ld: its merge base %s with '%s' has a run", head->pr, sha,
+					head->base_branch);
+	/* The merge base's own ancestors: those after it in the merge commit's
+	 * first-parent ancestry (the base branch's). */
+	size_t at = 0;
+	while (rc == 0 && at < head->nancestors && strcmp(head->ancestors[at], mb))
+		at++;
+	for (size_t i = at + 1; rc == 0 && i < head->nancestors; i++) {
+		if ((rc = store_commit_run_like(st, project, head->ancestors[i], head->model, head->platform, &out->run,
+						err)) > 0) {
+			char *found = short_sha(out->run.sha);
+			out->reason = xasprintf("pull request #%ld: its merge base %s with '%s' has no run; its closest "
+						"first-parent ancestor with one is %s, %zu commit%s back",
+						head->pr, sha, head->base_branch, found, i - at, i - at == 1 ? "" : "s");
+			free(found);
+		}
+	}
+	if (rc == 0)
+		*why = xasprintf("its merge base %s has no run, nor has an ancestor of it uploaded with the run", sha);
+	free(sha);
+	out->found = rc > 0;
+	return rc;
+}
+
+int baseline_rule_lookup(const char *name, enum baseline_rule *rule)
+{
+	if (!strcmp(name, "auto"))
+		*rule = BASELINE_AUTO;
+	else if (!strcmp(name, "merge-base"))
+		*rule = BASELINE_MERGE_BASE;
+	else
+		return -1;
+	return 0;
+}
+
+int baseline_find(struct store *st, int64_t project, const struct store_run *head, enum baseline_rule rule,
+		  struct baseline *out, char **err)
 {
 	memset(out, 0, sizeof *out);
-	int rc = head->pr > 0 && head->base_branch ? pull_request(st, project, head, out, err)
-						   : push(st, project, head, out, err);
+	int pr = head->pr > 0 && head->base_branch, rc = 0;
+	char *why = NULL;
+	if (pr && rule == BASELINE_MERGE_BASE && (rc = merge_base(st, project, head, out, &why, err)))
+		return rc < 0 ? -1 : 0;
+	rc = pr ? pull_request(st, project, head, out, err) : push(st, project, head, out, err);
+	if (!rc && why) {
+		/* The rule asked for could not be followed: say why. */
+		char *reason = xasprintf("%s (merge-base rule: %s)", out->reason, why);
+		free(out->reason);
+		out->reason = reason;
+	}
+	free(why);
 	if (rc)
 		baseline_release(out);
 	return rc;

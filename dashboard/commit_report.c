@@ -94,7 +94,7 @@ static size_t mark_acknowledged(struct commit_report *r)
 }
 
 int commit_report_build(struct commit_report *r, struct store *st, int64_t project, struct store_run *head,
-			double t, char **err)
+			enum baseline_rule rule, double t, char **err)
 {
 	gate_enter();
 	memset(r, 0, sizeof *r);
@@ -102,7 +102,7 @@ int commit_report_build(struct commit_report *r, struct store *st, int64_t proje
 	r->head = *head;
 	memset(head, 0, sizeof *head);
 	if (store_commit_results(st, project, &r->head, &r->hres, &r->nh, err) ||
-	    baseline_find(st, project, &r->head, &r->base, err) ||
+	    baseline_find(st, project, &r->head, rule, &r->base, err) ||
 	    (r->base.found && store_commit_results(st, project, &r->base.run, &r->bres, &r->nb, err)) ||
 	    store_acks_of(st, project, r->head.sha, r->head.pr, &r->acks, &r->nacks, err)) {
 		commit_report_release(r);

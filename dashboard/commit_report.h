@@ -30,7 +30,7 @@ struct commit_report {
  * while as many others are being built as the server allows at once
  * (until their release).  Returns 0, or -1 with *err (r is then released). */
 int commit_report_build(struct commit_report *r, struct store *st, int64_t project, struct store_run *head,
-			double t, char **err);
+			enum baseline_rule rule, double t, char **err);
 void commit_report_release(struct commit_report *r);
 
 /* The acknowledgement that counts for benchmark id, or NULL. */

@@ -8,6 +8,7 @@ const struct route routes[] = {
 	{"GET", "api/v1/projects", ACCESS_NONE, api_projects},
 	{"POST", "api/v1/projects/*/runs", ACCESS_UPLOAD, api_upload},
 	{"GET", "api/v1/projects/*/commits/*/report", ACCESS_NONE, api_commit_report},
+	{"GET", "api/v1/projects/*/commits/*/runs", ACCESS_NONE, api_commit_runs},
 	{"GET", "api/v1/projects/*/benchmarks/*/history", ACCESS_NONE, api_history},
 	{"GET", "api/v1/projects/*/changes", ACCESS_NONE, api_changes},
 	{"GET", "api/v1/projects/*/runs/*/benchmarks/*/profile", ACCESS_NONE, api_profile},

@@ -236,6 +236,7 @@ void store_run_release(struct store_run *run)
 	free(run->model);
 	free(run->platform);
 	free(run->base_branch);
+	free(run->merge_base);
 	for (size_t i = 0; i < run->nancestors; i++)
 		free(run->ancestors[i]);
 	free(run->ancestors);
@@ -264,6 +265,21 @@ int store_branch_head_any(struct store *st, int64_t project, const char *branch,
 			  char **err)
 {
 	return st->be->run_find(st->db, RUNQ_BRANCH_ANY, project, branch, NULL, NULL, 0, run, err);
+}
+
+int store_commit_runs(struct store *st, int64_t project, const char *sha, long pr, struct store_run **runs,
+		      size_t *n, char **err)
+{
+	*runs = NULL;
+	*n = 0;
+	return st->be->commit_runs(st->db, project, sha, pr > 0 ? pr : 0, runs, n, err);
+}
+
+void store_runs_free(struct store_run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		store_run_release(&runs[i]);
+	free(runs);
 }
 
 int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err)

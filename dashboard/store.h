@@ -33,6 +33,10 @@ struct store_options {
 	 * belong to: fewer, larger merges write less.  0 files them with
 	 * every upload.  Other backends ignore it. */
 	size_t merge_rows;
+	/* 1: open an existing database only, never create one (SQLite: a
+	 * missing file is an error, not a new empty database): what a move
+	 * copies from must be there. */
+	int existing;
 };
 #define STORE_DEFAULT_MERGE_ROWS 5000
 
@@ -115,6 +119,7 @@ struct store_run {
 	int64_t commit_time; /* seconds since the epoch */
 	long pr;             /* 0 when not a pull request */
 	char *base_branch;   /* or NULL */
+	char *merge_base;    /* a pull request's merge base with base_branch, or NULL */
 	char **ancestors;    /* first-parent ancestry, nearest first */
 	size_t nancestors;
 };
@@ -137,6 +142,14 @@ int store_branch_head_run(struct store *st, int64_t project, const char *branch,
 int store_benchmark_ids(struct store *st, int64_t project, const char *branch, char ***ids, size_t *n,
 			char **err);
 void store_strings_free(char **strings, size_t n);
+/* Every run of commit sha (with pr > 0 only those uploaded for that pull
+ * request), newest first, at most STORE_COMMIT_RUNS_MAX: a CI matrix and
+ * the shards of a suite upload one each.  Free with store_runs_free. */
+#define STORE_COMMIT_RUNS_MAX 1000
+#define STORE_COMMIT_RUNS_MAX_TEXT "1000"
+int store_commit_runs(struct store *st, int64_t project, const char *sha, long pr, struct store_run **runs,
+		      size_t *n, char **err);
+void store_runs_free(struct store_run *runs, size_t n);
 /* The run with the given run_id: 1 found, 0 none, -1 error. */
 int store_run_get(struct store *st, int64_t project, const char *run_id, struct store_run *run, char **err);
 /* The (branch, model, platform) series of a project's pushes, each with

@@ -20,7 +20,7 @@ struct store_tx; /* one write transaction on one connection */
 
 /* A run as it is written. */
 struct store_run_row {
-	const char *run_id, *branch, *sha, *base_branch, *model, *platform, *host;
+	const char *run_id, *branch, *sha, *base_branch, *merge_base, *model, *platform, *host;
 	const char *ancestors; /* a JSON array of SHAs, nearest first */
 	int64_t commit_time, created_at;
 	long pr; /* 0: not a pull request */
@@ -139,6 +139,10 @@ struct store_backend {
 	/* Run pk's sha, run_id, model and platform (texts owned by the
 	 * caller) and whether it is a pull request's. */
 	int (*run_facts)(struct store_db *db, int64_t pk, char *text[4], int *pr, char **err);
+	/* Every run of commit sha (pr > 0: uploaded for that pull request),
+	 * newest first, at most STORE_COMMIT_RUNS_MAX. */
+	int (*commit_runs)(struct store_db *db, int64_t project, const char *sha, long pr, struct store_run **runs,
+			   size_t *n, char **err);
 	int (*benchmark_names)(struct store_db *db, int64_t project, const char *branch, char ***names, size_t *n,
 			       char **err);
 	int (*series_heads)(struct store_db *db, int64_t project, struct store_series_head **heads, size_t *n,

@@ -21,12 +21,12 @@
 	" ev_sysCount, ev_sysTime, ev_sysCpuTime"
 
 /* Every table, parents before children; the columns both backends name
- * alike (SQLite's schema versions 4 and 5, PostgreSQL's version 1). */
+ * alike (SQLite's schema version 6, PostgreSQL's version 2). */
 static const struct store_table tables[] = {
 	{"projects", "id, name, threshold, dt, st, created_at", "itrrii", "id"},
 	{"tokens", "id, project, hash, admin, created_at", "iiboi", "id"},
-	{"runs", "id, project, run_id, branch, sha, commit_time, pr, base_branch, model, platform, host, created_at",
-	 "iitttiitttti", "id"},
+	{"runs", "id, project, run_id, branch, sha, commit_time, pr, base_branch, model, platform, host, created_at,"
+	 " merge_base", "iitttiittttit", "id"},
 	{"run_ancestors", "run, ancestors", "it", NULL},
 	{"benchmarks", "id, project, name", "iit", "id"},
 	{"results", "benchmark, branch, commit_time, run, status, reason, speed, cycles, time_s, " EVENT_COLUMNS,
@@ -73,7 +73,9 @@ static struct store_db *open_for_move(const char *db, int as_target, const struc
 			 (*be)->name, as_target ? "to" : "from");
 		return NULL;
 	}
-	struct store_options o = {.merge_rows = STORE_DEFAULT_MERGE_ROWS};
+	/* The source must exist: a mistyped path is an error, not a new,
+	 * empty database "copied" in full. */
+	struct store_options o = {.merge_rows = STORE_DEFAULT_MERGE_ROWS, .existing = !as_target};
 	return (*be)->open(target, &o, err);
 }
 

@@ -69,7 +69,10 @@ static const char migration_1[] =
 	"  reason text NOT NULL, created_at bigint NOT NULL);"
 	"CREATE INDEX acknowledgements_by_scope ON acknowledgements (project, pr, sha);";
 
-static const char *const migrations[] = {migration_1};
+/* 1 -> 2: a pull request's merge base with its base branch (SQLite's 6). */
+static const char migration_2[] = "ALTER TABLE runs ADD COLUMN merge_base text COLLATE \"C\";";
+
+static const char *const migrations[] = {migration_1, migration_2};
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
 /* The advisory lock migrations hold: "bm" and a version of the rule. */
@@ -415,6 +418,7 @@ const struct store_backend store_pg = {
 	.after_commit = NULL,
 	.run_find = pg_run_find,
 	.run_facts = pg_run_facts,
+	.commit_runs = pg_commit_runs,
 	.benchmark_names = pg_benchmark_names,
 	.series_heads = pg_series_heads,
 	.commit_results = pg_commit_results,

@@ -127,6 +127,8 @@ int pg_result_insert(struct store_tx *tx, int64_t run_pk, const char *branch, in
 int pg_run_find(struct store_db *db, enum store_run_query q, int64_t project, const char *a, const char *b,
 		const char *c, long pr, struct store_run *run, char **err);
 int pg_run_facts(struct store_db *db, int64_t pk, char *text[4], int *pr, char **err);
+int pg_commit_runs(struct store_db *db, int64_t project, const char *sha, long pr, struct store_run **runs,
+		   size_t *n, char **err);
 int pg_benchmark_names(struct store_db *db, int64_t project, const char *branch, char ***names, size_t *n,
 		       char **err);
 int pg_series_heads(struct store_db *db, int64_t project, struct store_series_head **heads, size_t *n,

@@ -105,15 +105,16 @@ int pg_run_insert(struct store_tx *tx, int64_t project, const struct store_run_r
 	char p[24], ct[24], pr[24], at[24];
 	const char *v[] = {pg_i64(p, project), r->run_id, r->branch, r->sha, pg_i64(ct, r->commit_time),
 			   r->pr ? pg_i64(pr, r->pr) : NULL, r->pr ? r->base_branch : NULL, r->model, r->platform,
-			   r->host, pg_i64(at, r->created_at), r->ancestors};
+			   r->host, pg_i64(at, r->created_at), r->ancestors, r->pr ? r->merge_base : NULL};
 	/* The run and its ancestry in one statement: no row back when the
 	 * run_id was there. */
 	PGresult *res = pg_query(tx->c,
 				 "WITH r AS (INSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch,"
-				 " model, platform, host, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+				 " model, platform, host, created_at, merge_base)"
+				 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13)"
 				 " ON CONFLICT (project, run_id) DO NOTHING RETURNING id)"
 				 " INSERT INTO run_ancestors SELECT id, $12 FROM r RETURNING run",
-				 12, v, NULL, "store run", err);
+				 13, v, NULL, "store run", err);
 	if (!res)
 		return -1;
 	int created = PQntuples(res) > 0;

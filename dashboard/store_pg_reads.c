@@ -25,22 +25,26 @@ static PGresult *query(struct store_db *db, const char *sql, int n, const char *
 	return r;
 }
 
-#define RUN_COLUMNS "r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, a.ancestors"
+#define RUN_COLUMNS                                                                                            \
+	"r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, a.ancestors," \
+	" r.merge_base"
 #define RUN_FROM " FROM runs r JOIN run_ancestors a ON a.run = r.id"
 
-static void read_run(const PGresult *r, struct store_run *run)
+/* Row i of an answer of RUN_COLUMNS. */
+static void read_run(const PGresult *r, int i, struct store_run *run)
 {
 	memset(run, 0, sizeof *run);
-	run->pk = pg_int(r, 0, 0);
-	run->run_id = pg_text(r, 0, 1);
-	run->branch = pg_text(r, 0, 2);
-	run->sha = pg_text(r, 0, 3);
-	run->model = pg_text(r, 0, 4);
-	run->platform = pg_text(r, 0, 5);
-	run->commit_time = pg_int(r, 0, 6);
-	run->pr = PQgetisnull(r, 0, 7) ? 0 : (long)pg_int(r, 0, 7);
-	run->base_branch = pg_text(r, 0, 8);
-	store_run_set_ancestors(run, PQgetvalue(r, 0, 9));
+	run->pk = pg_int(r, i, 0);
+	run->run_id = pg_text(r, i, 1);
+	run->branch = pg_text(r, i, 2);
+	run->sha = pg_text(r, i, 3);
+	run->model = pg_text(r, i, 4);
+	run->platform = pg_text(r, i, 5);
+	run->commit_time = pg_int(r, i, 6);
+	run->pr = PQgetisnull(r, i, 7) ? 0 : (long)pg_int(r, i, 7);
+	run->base_branch = pg_text(r, i, 8);
+	store_run_set_ancestors(run, PQgetvalue(r, i, 9));
+	run->merge_base = pg_text(r, i, 10);
 }
 
 static const char *const run_queries[] = {
@@ -74,9 +78,28 @@ int pg_run_find(struct store_db *db, enum store_run_query q, int64_t project, co
 		return -1;
 	int found = PQntuples(r) > 0;
 	if (found)
-		read_run(r, run);
+		read_run(r, 0, run);
 	PQclear(r);
 	return found;
+}
+
+int pg_commit_runs(struct store_db *db, int64_t project, const char *sha, long pr, struct store_run **runs,
+		   size_t *n, char **err)
+{
+	char p[24], number[24];
+	const char *v[] = {pg_i64(p, project), sha, pg_i64(number, pr)};
+	PGresult *r = query(db,
+			    "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = $1 AND r.sha = $2 AND ($3::bigint = 0 OR r.pr = $3::bigint)"
+			    " ORDER BY r.id DESC LIMIT " STORE_COMMIT_RUNS_MAX_TEXT,
+			    3, v, "list runs", err);
+	if (!r)
+		return -1;
+	*n = (size_t)PQntuples(r);
+	*runs = xcalloc(*n ? *n : 1, sizeof **runs);
+	for (size_t i = 0; i < *n; i++)
+		read_run(r, (int)i, &(*runs)[i]);
+	PQclear(r);
+	return 0;
 }
 
 int pg_run_facts(struct store_db *db, int64_t pk, char *text[4], int *pr, char **err)

@@ -26,9 +26,11 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* 0 -> 1: the first schema. */
 static const char migration_1[] =
@@ -141,7 +143,12 @@ static const char migration_5[] =
 	"ALTER TABLE acknowledgements_5 RENAME TO acknowledgements;"
 	"CREATE INDEX acknowledgements_by_scope ON acknowledgements (project, pr, sha);";
 
-static const char *const migrations[] = {migration_1, migration_2, migration_3, migration_4, migration_5};
+/* 5 -> 6: a pull request's merge base with its base branch, for the
+ * baseline rule that compares with it (bm-check --baseline merge-base). */
+static const char migration_6[] = "ALTER TABLE runs ADD COLUMN merge_base TEXT;";
+
+static const char *const migrations[] = {migration_1, migration_2, migration_3, migration_4, migration_5,
+					 migration_6};
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -151,7 +158,8 @@ static const char *const sql_text[SQL_COUNT] = {
 	[SQL_ROLLBACK] = "ROLLBACK",
 	[SQL_RUN_EXISTS] = "SELECT 1 FROM runs WHERE project = ?1 AND run_id = ?2",
 	[SQL_RUN_INSERT] = ("INSERT INTO runs (project, run_id, branch, sha, commit_time, pr, base_branch, model,"
-			    " platform, host, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
+			    " platform, host, created_at, merge_base)"
+			    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
 	[SQL_ANCESTORS_INSERT] = "INSERT INTO run_ancestors VALUES (?1, ?2)",
 	[SQL_BENCHMARK_INSERT] = "INSERT OR IGNORE INTO benchmarks (project, name) VALUES (?1, ?2)",
 	[SQL_BENCHMARK_ID] = "SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2",
@@ -181,11 +189,11 @@ static void conn_close(struct conn *c)
 	free(c);
 }
 
-static struct conn *conn_open(const char *path, char **err)
+static struct conn *conn_open(const char *path, int create, char **err)
 {
 	struct conn *c = xcalloc(1, sizeof *c);
-	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK) {
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK) {
 		bm_error(err, "cannot open database '%s': %s", path, sqlite3_errmsg(c->db));
 		conn_close(c);
 		return NULL;
@@ -210,7 +218,7 @@ struct conn *sq_acquire(struct store_db *db, char **err)
 	pthread_mutex_unlock(&db->lock);
 	if (c)
 		return c;
-	if (!(c = conn_open(db->path, err)))
+	if (!(c = conn_open(db->path, db->create, err)))
 		return NULL;
 	pthread_mutex_lock(&db->lock);
 	xgrow(&db->all, &db->all_alloc, db->nall + 1, sizeof *db->all);
@@ -347,7 +355,13 @@ static int migrate(struct conn *c, char **err)
 
 static struct store_db *sq_open(const char *path, const struct store_options *o, char **err)
 {
-	struct conn *c = conn_open(path, err);
+	struct stat st;
+	if (o->existing && stat(path, &st) != 0 && errno == ENOENT) {
+		bm_error(err, "database '%s' does not exist (nothing is created here: give an existing SQLite database)",
+			 path);
+		return NULL;
+	}
+	struct conn *c = conn_open(path, !o->existing, err);
 	if (!c)
 		return NULL;
 	sqlite3_stmt *s = sq_prepare(c, "PRAGMA journal_mode = WAL", err);
@@ -377,6 +391,7 @@ static struct store_db *sq_open(const char *path, const struct store_options *o,
 	struct store_db *db = xcalloc(1, sizeof *db);
 	db->incoming = incoming;
 	db->merge_rows = o->merge_rows;
+	db->create = !o->existing;
 	db->path = xstrdup(path);
 	pthread_mutex_init(&db->lock, NULL);
 	xgrow(&db->all, &db->all_alloc, 1, sizeof *db->all);
@@ -421,6 +436,7 @@ const struct store_backend store_sqlite = {
 	.after_commit = sq_after_commit,
 	.run_find = sq_run_find,
 	.run_facts = sq_run_facts,
+	.commit_runs = sq_commit_runs,
 	.benchmark_names = sq_benchmark_names,
 	.series_heads = sq_series_heads,
 	.commit_results = sq_commit_results,

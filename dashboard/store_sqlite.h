@@ -55,6 +55,7 @@ struct store_db {
 	size_t nall, all_alloc;
 	size_t incoming;   /* rows in incoming_results (the store's writes are serial) */
 	size_t merge_rows; /* merge once incoming reaches this */
+	int create;        /* open with SQLITE_OPEN_CREATE (not for store_options.existing) */
 };
 
 struct conn *sq_acquire(struct store_db *db, char **err);
@@ -119,6 +120,8 @@ void sq_after_commit(struct store_db *db, size_t rows);
 int sq_run_find(struct store_db *db, enum store_run_query q, int64_t project, const char *a, const char *b,
 		const char *c, long pr, struct store_run *run, char **err);
 int sq_run_facts(struct store_db *db, int64_t pk, char *text[4], int *pr, char **err);
+int sq_commit_runs(struct store_db *db, int64_t project, const char *sha, long pr, struct store_run **runs,
+		   size_t *n, char **err);
 int sq_benchmark_names(struct store_db *db, int64_t project, const char *branch, char ***names, size_t *n,
 		       char **err);
 int sq_series_heads(struct store_db *db, int64_t project, struct store_series_head **heads, size_t *n,

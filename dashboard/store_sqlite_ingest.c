@@ -93,6 +93,7 @@ int sq_run_insert(struct store_tx *tx, int64_t project, const struct store_run_r
 	if (r->pr) {
 		sqlite3_bind_int64(s, 6, r->pr);
 		sq_bind_text(s, 7, r->base_branch);
+		sq_bind_text(s, 12, r->merge_base);
 	}
 	sq_bind_text(s, 8, r->model);
 	sq_bind_text(s, 9, r->platform);

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN_COLUMNS "r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, a.ancestors"
+#define RUN_COLUMNS                                                                                            \
+	"r.id, r.run_id, r.branch, r.sha, r.model, r.platform, r.commit_time, r.pr, r.base_branch, a.ancestors," \
+	" r.merge_base"
 #define RUN_FROM " FROM runs r JOIN run_ancestors a ON a.run = r.id"
 
 static void run_row(sqlite3_stmt *s, void *ctx)
@@ -29,6 +31,7 @@ static void run_row(sqlite3_stmt *s, void *ctx)
 	run->pr = sqlite3_column_type(s, 7) == SQLITE_NULL ? 0 : (long)sqlite3_column_int64(s, 7);
 	run->base_branch = sq_text(s, 8);
 	store_run_set_ancestors(run, (const char *)sqlite3_column_text(s, 9));
+	run->merge_base = sq_text(s, 10);
 }
 
 /* The query of each run lookup: ?1 the project, ?2... its texts, then pr. */
@@ -55,6 +58,27 @@ int sq_run_find(struct store_db *db, enum store_run_query q, int64_t project, co
 			    ? sq_each(db, "read run", run_row, run, err, run_queries[q], "ittt", project, a, b, c)
 			    : sq_each(db, "read run", run_row, run, err, run_queries[q], "it", project, a);
 	return rows < 0 ? -1 : rows > 0;
+}
+
+static void run_list_row(sqlite3_stmt *s, void *ctx)
+{
+	run_row(s, sq_list_add(ctx));
+}
+
+int sq_commit_runs(struct store_db *db, int64_t project, const char *sha, long pr, struct store_run **runs,
+		   size_t *n, char **err)
+{
+	struct sq_list l = {.items = runs, .n = n, .size = sizeof **runs};
+	long rows = sq_each(db, "list runs", run_list_row, &l, err,
+			    "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = ?1 AND r.sha = ?2 AND (?3 = 0 OR r.pr = ?3)"
+			    " ORDER BY r.id DESC LIMIT " STORE_COMMIT_RUNS_MAX_TEXT,
+			    "iti", project, sha, (int64_t)pr);
+	if (rows >= 0)
+		return 0;
+	store_runs_free(*runs, *n);
+	*runs = NULL;
+	*n = 0;
+	return -1;
 }
 
 int sq_run_facts(struct store_db *db, int64_t pk, char *text[4], int *pr, char **err)

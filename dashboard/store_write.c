@@ -9,6 +9,7 @@
 #include "store_internal.h"
 
 #include "error.h"
+#include "series_identity.h"
 #include "strpool.h"
 #include "xalloc.h"
 
@@ -132,13 +133,15 @@ static char *ancestors_text(const struct bm_commit *commit)
 static int write_run(struct store *st, struct store_tx *tx, struct run_job *j, char **err)
 {
 	const struct bm_report *r = j->report;
-	/* Warm and cold results are told apart as two models are. */
-	char *model = report_comparison_model(&r->model), *ancestors = ancestors_text(r->context.commit);
+	/* The runs' model column holds the series identity: the model and
+	 * all else that must be equal for results to be compared. */
+	char *model = report_series_identity(r), *ancestors = ancestors_text(r->context.commit);
 	struct store_run_row row = {
 		.run_id = r->run_id,
 		.branch = r->context.branch,
 		.sha = r->context.commit->sha,
 		.base_branch = r->context.pr ? r->context.pr->base_branch : NULL,
+		.merge_base = r->context.pr ? r->context.pr->merge_base : NULL,
 		.model = model,
 		.platform = j->platform,
 		.host = r->context.host,

@@ -523,9 +523,9 @@ static void fill_report(struct bm_report *r, const char *valgrind_version, const
 	benchmark_fill_model(&r->model, model, NULL);
 	r->model.cpu_features = xstrdup(sandbox_glibc_tunables);
 	/* The bm engine's fixed virtual CPU (simulator/engine/instrument.c);
-	 * under callgrind the guest sees a CPU derived from the host's. */
-	if (engine == ENGINE_BM)
-		r->model.cpu = xstrdup(LAUNCHER_FIXED_CPU);
+	 * under callgrind the guest sees a CPU derived from the host's, which
+	 * makes the run a series of its own (series_identity.h). */
+	r->model.cpu = engine == ENGINE_BM ? xstrdup(REPORT_FIXED_CPU) : platform_host_cpu();
 	r->model.warm_caches = warm;
 	r->context.compiler = elf->compiler ? xstrdup(elf->compiler) : NULL;
 	r->context.os = platform_os();

@@ -35,9 +35,8 @@ char *launcher_valgrind_version(const char *valgrind, char **err);
  * (simulator/engine: the same events and call graph, on a fixed CPU). */
 enum engine { ENGINE_CALLGRIND, ENGINE_BM };
 
-/* What the bm engine's guest sees of the processor (its cpuid answers). */
-#define LAUNCHER_FIXED_CPU                                                                          \
-	"VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid max leaf 1, SSE2 (no SSE3 or later)"
+/* (What the bm engine's guest sees of the processor is REPORT_FIXED_CPU,
+ * lib/report.h.) */
 
 /* The directory of bm's tool, to be VALGRIND_LIB (newly allocated; it
  * links callgrind's tool too): $BM_ENGINE_DIR, else the build tree's when

@@ -9,5 +9,10 @@
 char *platform_os(void);
 char *platform_arch(void);
 char *platform_host(void);
+/* The host's processor as a report's model.cpu gives it (newly allocated):
+ * "host: " and /proc/cpuinfo's model name ("host: Intel(R) Xeon(R) CPU
+ * @ 2.20GHz"), else its vendor ("host: AuthenticAMD"), else "host:
+ * unknown". */
+char *platform_host_cpu(void);
 
 #endif

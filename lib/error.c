@@ -55,7 +55,8 @@ static size_t control_at(const unsigned char *p, size_t n, size_t *len)
 	}
 	if (*len == 2 && p[0] == 0xc2 && p[1] < 0xa0)
 		return 2;
-	return 0;
+	/* A right-to-left override makes "gnp.exe" read "exe.png". */
+	return utf8_invisible(utf8_code_point(p, *len)) ? *len : 0;
 }
 
 const char *bm_find_control(const char *s)

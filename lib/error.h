@@ -24,8 +24,10 @@ void bm_error_escape(char **err);
 
 /* A copy of s (the caller owns it) with every control character written
  * as \xNN: C0 (newlines included), DEL, C1 (U+0080 to U+009F, encoded as
- * UTF-8) and any byte that is not part of valid UTF-8 (a terminal may read
- * a lone 0x9b as CSI).  For printing text that came from outside, such
+ * UTF-8), the invisible characters that make text display as other text
+ * (utf8_invisible: a bidirectional override, a zero-width space) and any
+ * byte that is not part of valid UTF-8 (a terminal may read a lone 0x9b
+ * as CSI).  For printing text that came from outside, such
  * as a server's message: "\x1b[2J" is shown, not obeyed.  NULL gives
  * NULL. */
 char *bm_escape_controls(const char *s);

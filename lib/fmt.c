@@ -3,6 +3,7 @@
 
 #include "fmt.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,23 +21,38 @@ char *fmt_count(char buf[FMT_SIZE], uint64_t n)
 	return buf;
 }
 
-/* Three significant digits with the given unit. */
+/* Three significant digits with the given unit; from a million up, below
+ * a hundredth (but not 0) and what is not finite in exponent notation,
+ * which always fits and never reads as 0. */
 static char *scaled(char buf[FMT_SIZE], double v, const char *unit)
 {
-	int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+	double a = fabs(v);
+	if (!(a < 1e6) || (a > 0 && a < 0.01)) {
+		snprintf(buf, FMT_SIZE, "%.3g %s", v, unit);
+		return buf;
+	}
+	int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
 	snprintf(buf, FMT_SIZE, "%.*f %s", decimals, v, unit);
 	return buf;
 }
 
 char *fmt_seconds(char buf[FMT_SIZE], double s)
 {
-	if (s < 1e-6)
+	double a = fabs(s);
+	if (a < 1e-6)
 		return scaled(buf, s * 1e9, "ns");
-	if (s < 1e-3)
+	if (a < 1e-3)
 		return scaled(buf, s * 1e6, "us");
-	if (s < 1)
+	if (a < 1)
 		return scaled(buf, s * 1e3, "ms");
 	return scaled(buf, s, "s");
+}
+
+char *fmt_percent(char buf[FMT_SIZE], double fraction)
+{
+	double p = 100 * fraction;
+	snprintf(buf, FMT_SIZE, fabs(p) < 1e6 ? "%+.2f%%" : "%+.3g%%", p);
+	return buf;
 }
 
 char *fmt_ns(char buf[FMT_SIZE], uint64_t ns)

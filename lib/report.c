@@ -55,12 +55,6 @@ static const char *const status_names[] = {
 };
 #define NSTATUS (sizeof status_names / sizeof *status_names)
 
-char *report_comparison_model(const struct bm_report_model *m)
-{
-	const char *id = m->id ? m->id : "";
-	return m->warm_caches ? xasprintf("%s+warm", id) : xstrdup(id);
-}
-
 const char *report_status_name(enum bm_status status)
 {
 	return status_names[status];
@@ -121,6 +115,7 @@ static void context_release(struct bm_context *c)
 	}
 	if (c->pr) {
 		free(c->pr->base_branch);
+		free(c->pr->merge_base);
 		free(c->pr);
 	}
 }
@@ -325,6 +320,8 @@ static json_t *context_json(const struct bm_context *c)
 		json_t *o = need(json_object());
 		put(o, "number", json_integer(c->pr->number));
 		put(o, "base_branch", json_text(c->pr->base_branch));
+		if (c->pr->merge_base)
+			put(o, "merge_base", json_text(c->pr->merge_base));
 		put(j, "pr", o);
 	} else {
 		put(j, "pr", json_null());

@@ -21,6 +21,12 @@
 
 #define REPORT_SCHEMA "bm-report/1"
 
+/* What the bm engine's guest sees of the processor (its cpuid answers,
+ * simulator/engine): bm-run records it as model.cpu, and a report of
+ * another CPU is of another series (series_identity.h). */
+#define REPORT_FIXED_CPU                                                                          \
+	"VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid max leaf 1, SSE2 (no SSE3 or later)"
+
 enum bm_status { BM_STATUS_OK, BM_STATUS_FAILED, BM_STATUS_SKIPPED, BM_STATUS_NOT_RUN };
 
 /* One caller of a syscall-making function: how often it called it and the
@@ -88,7 +94,8 @@ struct bm_report_model {
 	uint64_t l1_hit, ll_hit, ram;          /* weights */
 	struct bm_cache_geometry i1, d1, ll; /* all zero when unknown */
 	char *cpu_features; /* the GLIBC_TUNABLES the program ran with, or NULL */
-	char *cpu;          /* the CPU the guest saw when fixed (bm engine), or NULL */
+	char *cpu;          /* the CPU the guest saw (bm engine: REPORT_FIXED_CPU;
+			     * callgrind: "host: " and the host's), or NULL */
 	int warm_caches;    /* measured after an unmeasured run (bm-run --warm) */
 };
 
@@ -102,6 +109,7 @@ struct bm_commit {
 struct bm_pull_request {
 	long number;
 	char *base_branch; /* or NULL */
+	char *merge_base;  /* the commit where it left its base branch, or NULL */
 };
 
 struct bm_context {
@@ -186,7 +194,13 @@ int report_write_to(const struct bm_report *r, struct atomic_file *af, char **er
 /* Fills r (which must be released or uninitialised) from j.  Rejects a
  * schema other than bm-report/1 and missing or mistyped required fields
  * with a message naming the field, e.g. "benchmarks[2].cycles: expected a
- * non-negative integer".  On error r is left empty (released). */
+ * non-negative integer"; a benchmark id that appears twice; and a
+ * simulated "ok" benchmark whose numbers contradict each other: time_s
+ * must be cycles / frequency_hz and speed frequency_hz / cycles, to within
+ * floating-point rounding (one part in 10^9), and positive (0 cycles: both
+ * 0, not compared), the message naming the benchmark.  An imported benchmark's values must be
+ * finite (0 and negative ones are read: benchmark_speed calls them not
+ * comparable).  On error r is left empty (released). */
 int report_from_json(const json_t *j, struct bm_report *r, char **err);
 
 /* Reads and validates a report file ("-" is standard input).  Errors are
@@ -197,12 +211,5 @@ int report_read_file(const char *path, struct bm_report *r, char **err);
  * called: nothing measured, nothing failed): the name a report gives
  * status. */
 const char *report_status_name(enum bm_status status);
-
-/* What results must share to be compared, newly allocated: the model's
- * id, plus "+warm" when the benchmarks were measured on warm caches
- * (bm-run's default since warm and cold were told apart), so that warm
- * and cold results are never compared, as results of two models are not:
- * "bm-model/1" (cold, and every older report), "bm-model/1+warm". */
-char *report_comparison_model(const struct bm_report_model *m);
 
 #endif

@@ -256,7 +256,10 @@ static int read_pr(const json_t *o, struct bm_pull_request *pr, char **err)
 	if (!json_is_integer(v) || json_integer_value(v) <= 0 || json_integer_value(v) > LONG_MAX)
 		return wrong(err, at, "number", "a positive integer");
 	pr->number = (long)json_integer_value(v);
-	return dup_string(o, at, "base_branch", OPTIONAL, &pr->base_branch, err);
+	return dup_string(o, at, "base_branch", OPTIONAL, &pr->base_branch, err) ||
+			       dup_string(o, at, "merge_base", OPTIONAL, &pr->merge_base, err)
+		       ? -1
+		       : 0;
 }
 
 static int read_context(const json_t *j, struct bm_context *c, char **err)
@@ -545,7 +548,46 @@ static int read_profile(const json_t *p, const char *bat, char **err)
 	       read_profile_list(p, at, "lines", read_profile_line, nevents, nfns, err);
 }
 
-static int read_benchmark(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
+/* How far a simulated benchmark's time and speed may be from what its
+ * cycles and the model's frequency give: floating-point rounding, in the
+ * writer's division and in its decimal output (bm's writers divide as
+ * below and print 17 digits, which is exact), and nothing more. */
+#define ROUNDING 1e-9
+
+static int follows(double claimed, double derived)
+{
+	return isfinite(derived) && fabs(claimed - derived) <= ROUNDING * fabs(derived);
+}
+
+/* A simulated benchmark's numbers say one thing: time_s is cycles /
+ * frequency_hz, speed is frequency_hz / cycles (simulator/model.c), and
+ * the speed is positive, so that a run is compared on the speed its
+ * cycles give, never on a claim.  0 cycles (bm-profile of a file that
+ * counted nothing) take no time and have no speed: 0 for both, which is
+ * not compared, as a skipped benchmark is not. */
+static int check_numbers(const struct bm_benchmark *b, const char *at, double hz, char **err)
+{
+	if (b->cycles == 0) {
+		if (b->time_s == 0 && b->speed == 0)
+			return 0;
+		int speed = b->speed != 0;
+		return bm_error(err, "%s%s: %.10g in benchmark '%s' contradicts its cycles: 0 cycles take no time and "
+				     "have no speed (0 for both)",
+				at, speed ? "speed" : "time_s", speed ? b->speed : b->time_s, b->id);
+	}
+	double cycles = (double)b->cycles, time_s = cycles / hz, speed = hz / cycles;
+	if (!(b->speed > 0) || !follows(b->speed, speed))
+		return bm_error(err, "%sspeed: %.10g in benchmark '%s' contradicts its cycles: %llu cycles at "
+				     "model.frequency_hz %.10g are %.10g runs per second (speed = frequency_hz / cycles)",
+				at, b->speed, b->id, (unsigned long long)b->cycles, hz, speed);
+	if (!follows(b->time_s, time_s))
+		return bm_error(err, "%stime_s: %.10g in benchmark '%s' contradicts its cycles: %llu cycles at "
+				     "model.frequency_hz %.10g take %.10g s (time_s = cycles / frequency_hz)",
+				at, b->time_s, b->id, (unsigned long long)b->cycles, hz, time_s);
+	return 0;
+}
+
+static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_benchmark *b, char **err)
 {
 	const char *id;
 	json_t *ev, *sys, *profile;
@@ -570,7 +612,28 @@ static int read_benchmark(const json_t *o, const char *at, struct bm_benchmark *
 	    (sys && read_syscalls(sys, at, &b->syscalls, err)) ||
 	    (json_object_get(o, "calls") && get_count(o, at, "calls", &b->calls, err)))
 		return -1;
-	return 0;
+	return check_numbers(b, at, hz, err);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp((*(struct bm_benchmark *const *)a)->id, (*(struct bm_benchmark *const *)b)->id);
+}
+
+/* No id twice: results are matched by id (the server's series, bm-check's
+ * rows), and a second one would be dropped or picked at random. */
+static int check_unique(const struct bm_report *r, char **err)
+{
+	struct bm_benchmark **sorted = xcalloc(r->nbenchmarks + 1, sizeof *sorted);
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		sorted[i] = &r->benchmarks[i];
+	qsort(sorted, r->nbenchmarks, sizeof *sorted, by_id);
+	int rc = 0;
+	for (size_t i = 1; !rc && i < r->nbenchmarks; i++)
+		if (!strcmp(sorted[i - 1]->id, sorted[i]->id))
+			rc = bm_error(err, "benchmarks: '%s' appears twice", sorted[i]->id);
+	free(sorted);
+	return rc;
 }
 
 static int read_benchmarks(const json_t *j, struct bm_report *r, char **err)
@@ -585,10 +648,11 @@ static int read_benchmarks(const json_t *j, struct bm_report *r, char **err)
 	for (size_t i = 0; i < n; i++) {
 		struct bm_benchmark *b = report_add_benchmark(r);
 		element_path(at, "", "benchmarks", i);
-		if (get_element(a, i, "", "benchmarks", &e, err) || read_benchmark(e, at, b, err))
+		if (get_element(a, i, "", "benchmarks", &e, err) ||
+		    read_benchmark(e, at, r->model.frequency_hz, b, err))
 			return -1;
 	}
-	return 0;
+	return check_unique(r, err);
 }
 
 int report_from_json(const json_t *j, struct bm_report *r, char **err)

@@ -30,6 +30,21 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n)
 	return len;
 }
 
+unsigned utf8_code_point(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	unsigned c = s[0] & lead_mask[len];
+	for (size_t i = 1; i < len; i++)
+		c = c << 6 | (s[i] & 0x3f);
+	return c;
+}
+
+int utf8_invisible(unsigned c)
+{
+	return (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) ||
+	       (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+}
+
 int utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;

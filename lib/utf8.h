@@ -13,4 +13,13 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n);
 /* Whether the n bytes at s are all valid UTF-8 (n may be 0). */
 int utf8_valid(const char *s, size_t n);
 
+/* The code point of the valid sequence of len bytes at s. */
+unsigned utf8_code_point(const unsigned char *s, size_t len);
+
+/* Whether code point c is invisible and can make text display as other
+ * text: the bidirectional embeddings, overrides and isolates (U+202A to
+ * U+202E, U+2066 to U+2069), the zero-width spaces, joiners and marks
+ * (U+200B to U+200F, U+2060 to U+2064) and the byte-order mark. */
+int utf8_invisible(unsigned c);
+
 #endif

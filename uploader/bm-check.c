@@ -15,7 +15,9 @@
 #include "atomic_file.h"
 #include "check.h"
 #include "check_config.h"
+#include "check_markdown.h"
 #include "check_output.h"
+#include "commit_view.h"
 #include "context.h"
 #include "expectations.h"
 #include "github_status.h"
@@ -58,18 +60,32 @@ static const char usage_text[] =
 	"  --github-status      post a commit status to GitHub (GITHUB_TOKEN,\n"
 	"                       GITHUB_REPOSITORY, GITHUB_API_URL)\n"
 	"  --status-sha SHA     the commit the status goes on (default: the commit checked)\n"
-	"  --comment            keep one comment with the summary on the pull request\n"
-	"                       (GitHub: GITHUB_TOKEN, GITHUB_REPOSITORY) or the merge\n"
-	"                       request (GitLab CI: BM_GITLAB_TOKEN), updated on every run\n"
+	"  --comment[=WHEN]     keep one comment with the summary of every job of the\n"
+	"                       commit on the pull request (GitHub: GITHUB_TOKEN,\n"
+	"                       GITHUB_REPOSITORY) or the merge request (GitLab CI:\n"
+	"                       BM_GITLAB_TOKEN): always (the default), on-change (create\n"
+	"                       it only when a benchmark changed past its threshold; one\n"
+	"                       there is always updated) or never\n"
+	"  --comment-as LOGIN   the login the token comments as (or BM_COMMENT_AS; default:\n"
+	"                       the host's answer to GET /user, github-actions[bot] for\n"
+	"                       GitHub Actions' token)\n"
+	"  --baseline RULE      auto (the default: a pull request's base branch head, a\n"
+	"                       push's closest ancestor) or merge-base (a pull request's\n"
+	"                       merge base with its base branch)\n"
 	"  --tries N            tries to reach the server (default 3)\n"
 	"  --timeout SECONDS    per try (default 60)\n"
 	"  --insecure           do not verify the server's TLS certificate\n"
 	"  -h, --help           this help; --version: the version\n";
 
+/* When --comment writes the comment. */
+enum comment_when { COMMENT_NEVER, COMMENT_ALWAYS, COMMENT_ON_CHANGE };
+
 struct options {
 	const char *base, *head, *server, *project, *commit, *run, *status_sha, *markdown, *expectations, *config;
+	const char *comment_as, *baseline;
 	long pr;
-	int has_threshold, has_metric, github_status, comment;
+	int has_threshold, has_metric, github_status;
+	enum comment_when comment;
 	double threshold;
 	enum gate_metric metric;
 	struct http_client_options http;
@@ -77,7 +93,7 @@ struct options {
 
 enum { OPT_BASE = 256, OPT_HEAD, OPT_SERVER, OPT_PROJECT, OPT_COMMIT, OPT_PR, OPT_THRESHOLD, OPT_MARKDOWN,
        OPT_EXPECTATIONS, OPT_GITHUB_STATUS, OPT_STATUS_SHA, OPT_TRIES, OPT_INSECURE, OPT_METRIC, OPT_CONFIG,
-       OPT_COMMENT, OPT_TIMEOUT, OPT_RUN };
+       OPT_COMMENT, OPT_TIMEOUT, OPT_RUN, OPT_COMMENT_AS, OPT_BASELINE };
 
 static const struct option long_options[] = {
 	{"base", required_argument, NULL, OPT_BASE},
@@ -91,7 +107,9 @@ static const struct option long_options[] = {
 	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"expectations", required_argument, NULL, OPT_EXPECTATIONS},
 	{"github-status", no_argument, NULL, OPT_GITHUB_STATUS},
-	{"comment", no_argument, NULL, OPT_COMMENT},
+	{"comment", optional_argument, NULL, OPT_COMMENT},
+	{"comment-as", required_argument, NULL, OPT_COMMENT_AS},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
 	{"status-sha", required_argument, NULL, OPT_STATUS_SHA},
 	{"tries", required_argument, NULL, OPT_TRIES},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -160,7 +178,26 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_MARKDOWN: o->markdown = optarg; break;
 		case OPT_EXPECTATIONS: o->expectations = optarg; break;
 		case OPT_GITHUB_STATUS: o->github_status = 1; break;
-		case OPT_COMMENT: o->comment = 1; break;
+		case OPT_COMMENT:
+			if (!optarg || !strcmp(optarg, "always"))
+				o->comment = COMMENT_ALWAYS;
+			else if (!strcmp(optarg, "on-change"))
+				o->comment = COMMENT_ON_CHANGE;
+			else if (!strcmp(optarg, "never"))
+				o->comment = COMMENT_NEVER;
+			else {
+				log_error("--comment takes always, on-change or never, not '%s'", optarg);
+				return 2;
+			}
+			break;
+		case OPT_COMMENT_AS: o->comment_as = optarg; break;
+		case OPT_BASELINE:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "merge-base")) {
+				log_error("--baseline takes auto or merge-base, not '%s'", optarg);
+				return 2;
+			}
+			o->baseline = strcmp(optarg, "auto") ? optarg : NULL;
+			break;
 		case OPT_INSECURE: o->http.insecure = 1; break;
 		case OPT_CONFIG: o->config = optarg; break;
 		case OPT_METRIC:
@@ -195,15 +232,19 @@ static int parse(int argc, char **argv, struct options *o)
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
+	if (!o->comment_as && getenv("BM_COMMENT_AS") && *getenv("BM_COMMENT_AS"))
+		o->comment_as = getenv("BM_COMMENT_AS");
 	if (optind < argc)
 		return usage_error("unexpected arguments (reports are given with --base and --head)");
 	if (o->base || o->head) {
 		if (!o->base || !o->head)
 			return usage_error(o->base ? "--base needs --head" : "--head needs --base");
-		if (o->server || o->project || o->pr || o->run)
-			return usage_error("--base and --head compare two files: --server, --project, --pr and --run do not apply");
+		if (o->server || o->project || o->pr || o->run || o->baseline)
+			return usage_error("--base and --head compare two files: --server, --project, --pr, --run and "
+					   "--baseline do not apply");
 		return 0;
 	}
+
 	if (!o->server && !(o->server = getenv("BM_SERVER")))
 		return usage_error("no server: give --server URL or set BM_SERVER (or compare files with --base and --head)");
 	if (!o->project && !(o->project = getenv("BM_PROJECT")))
@@ -224,38 +265,6 @@ static int which_commit(struct options *o, char **sha)
 		return 2;
 	}
 	return 0;
-}
-
-/* Asks the server for the commit's report; returns 0 or 2 (said why). */
-static int fetch(const struct options *o, const char *sha, struct check *c, char **why)
-{
-	char *rest = url_commit_query(sha, o->pr, o->run, "/report");
-	char *url = url_project(o->server, 1, o->project, rest), *err = NULL;
-	struct http_answer ans = {0};
-	int rc = 2;
-	if (http_client_get(url, &o->http, &ans, &err)) {
-		*why = err;
-	} else if (http_status_redirect(ans.status)) {
-		*why = http_redirect_text(&ans);
-	} else if (ans.status != 200) {
-		/* A 404 with the server's own words ("no run of commit ...") says it all. */
-		json_t *j = json_loads(ans.body, 0, NULL);
-		int worded = ans.status == 404 && json_is_string(json_object_get(j, "error"));
-		char *msg = http_answer_error(&ans);
-		*why = worded ? xstrdup(msg) : xasprintf("the server answered %ld for %s: %s", ans.status, url, msg);
-		free(msg);
-		json_decref(j);
-	} else if (check_from_answer(c, ans.body, ans.size, &err)) {
-		*why = xasprintf("%s: %s", url, err);
-		free(err);
-	} else {
-		c->report_url = url_commit_page(o->server, o->project, sha, o->pr, o->run);
-		rc = 0;
-	}
-	http_answer_release(&ans);
-	free(url);
-	free(rest);
-	return rc;
 }
 
 /* The Markdown summary to $GITHUB_STEP_SUMMARY (appended) and --markdown
@@ -310,9 +319,25 @@ static int github_ready(const struct options *o)
 	return 2;
 }
 
-/* Posts the status; returns 0 or 2 (said why). */
-static int post_status(const struct options *o, const char *sha, const char *state, const char *description,
-		       const char *target_url)
+/* How every report is judged: as the options and --config say, the same
+ * for this job's report and for every other job's of the commit. */
+struct judging {
+	enum gate_metric metric;
+	int has_threshold; /* else each report's own (the project's online) */
+	double threshold;
+	const struct check_config *cfg;
+	const struct expectations *e; /* or NULL */
+	const char *e_path;
+};
+
+static void judge(const struct judging *j, struct check *c)
+{
+	check_judge(c, j->metric, j->has_threshold ? j->threshold : c->threshold, j->cfg);
+}
+
+/* Posts a status under context; returns 0 or 2 (said why). */
+static int post_status(const struct options *o, const char *sha, const char *context, const char *state,
+		       const char *description, const char *target_url)
 {
 	const char *api = getenv("GITHUB_API_URL");
 	struct github_status s = {
@@ -320,6 +345,7 @@ static int post_status(const struct options *o, const char *sha, const char *sta
 		.repository = getenv("GITHUB_REPOSITORY"),
 		.token = getenv("GITHUB_TOKEN"),
 		.sha = o->status_sha ? o->status_sha : sha,
+		.context = context,
 		.state = state,
 		.description = description,
 		.target_url = target_url,
@@ -334,47 +360,169 @@ static int post_status(const struct options *o, const char *sha, const char *sta
 		free(err);
 		return 2;
 	}
-	fprintf(stderr, "%s: posted status '%s' on %s to %s\n", log_progname(), state, s.sha, s.repository);
+	fprintf(stderr, "%s: posted status '%s' (%s) on %s to %s\n", log_progname(), state, context, s.sha,
+		s.repository);
 	return 0;
 }
 
-/* Where the comment goes, checked before anything else is done; returns
- * 0 or 2 (said why). */
+/* Where the comment goes and who writes it, checked before anything
+ * else is done; returns 0 or 2 (said why). */
 static int comment_ready(const struct options *o, struct review_target *t)
 {
 	char *err = NULL;
-	if (!o->comment || !review_target_from_env(t, o->pr, &err))
+	if (o->comment == COMMENT_NEVER)
+		return 0;
+	if (!review_target_from_env(t, o->pr, o->comment_as, &err) && !review_whoami(t, &err))
 		return 0;
 	log_error("%s", err);
 	free(err);
 	return 2;
 }
 
-/* Creates or updates the comment; returns 0 or 2 (said why). */
-static int post_comment(const struct options *o, const struct review_target *t, const struct check *c,
-			const struct check_expected *x)
+/* Whether a benchmark failed or changed past its threshold. */
+static int changed(const struct check *c)
 {
-	char *text = NULL, *err = NULL, *marker = review_marker(o->project ? o->project : "offline");
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int updated = 0, rc = 2;
-	if (f) {
-		check_print_markdown(f, c, x);
-		if (c->report_url)
-			fprintf(f, "\n[The report on the dashboard](%s)\n", c->report_url);
-		fprintf(f, "\n%s\n", marker);
-		if (fclose(f) == 0 && !review_comment_put(t, marker, text, &updated, &err)) {
-			fprintf(stderr, "%s: %s the comment on %s %s #%ld\n", log_progname(), updated ? "updated" : "created",
-				review_site_name(t), review_request_name(t), t->number);
-			rc = 0;
-		}
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct check_row *r = &c->rows[i];
+		if (!strcmp(r->status, "failed") || (r->has_impact && fabs(r->impact) > r->threshold))
+			return 1;
 	}
+	return 0;
+}
+
+/* The commit status of this job's platform and model: a failure when any
+ * report under its context fails (two platforms may share one: an
+ * architecture's OSes), described by the worst of them.  Returns 0 or 2. */
+static int post_own_status(const struct options *o, const char *sha, const struct check *own,
+			   const struct check_section *s, size_t n)
+{
+	char *label = commit_view_label(own), *context = commit_view_context(label), *other;
+	const struct check_section *worst = NULL;
+	int failure = 0;
+	for (size_t i = 0; i < n; i++) {
+		int same = !strcmp(other = commit_view_context(s[i].label), context);
+		free(other);
+		if (!same)
+			continue;
+		failure |= check_expected_exit_code(s[i].c, s[i].x);
+		if (!worst || check_verdict_rank(s[i].c->verdict) < check_verdict_rank(worst->c->verdict))
+			worst = &s[i];
+	}
+	char d[GITHUB_STATUS_MAX_DESCRIPTION + 1];
+	check_format_summary(d, GITHUB_STATUS_MAX_DESCRIPTION, worst ? worst->c : own);
+	int rc = post_status(o, own->commit ? own->commit : sha, context,
+			     (worst ? failure : check_exit_code(own)) ? "failure" : "success", d, own->report_url);
+	free(label);
+	free(context);
+	return rc;
+}
+
+/* Creates or updates the comment with sections s; returns 0 or 2. */
+static int put_comment(const struct options *o, const struct review_target *t, struct check_section *s, size_t n)
+{
+	char *text = NULL, *err = NULL, *note = NULL, *marker = review_marker(o->project ? o->project : "offline");
+	size_t len = 0;
+	int create = o->comment == COMMENT_ALWAYS, rc = 2;
+	for (size_t i = 0; i < n && !create; i++)
+		create = changed(s[i].c);
+	enum review_outcome did;
+	FILE *f = open_memstream(&text, &len);
+	if (f) {
+		check_print_comment(f, marker, s, n);
+		if (fclose(f) == 0 && !review_comment_put(t, marker, text, create, &did, &note, &err))
+			rc = 0;
+	}
+	const char *site = review_site_name(t), *request = review_request_name(t);
 	if (rc)
 		log_error("cannot put the comment: %s", err ? err : "out of memory");
+	else if (did == REVIEW_SKIPPED)
+		fprintf(stderr, "%s: no benchmark changed past its threshold: no comment on %s %s #%ld (--comment=on-change)\n",
+			log_progname(), site, request, t->number);
+	else if (did == REVIEW_REPLACED)
+		fprintf(stderr, "%s: %s refused to update bm's comment (%s): created a new one on %s #%ld\n",
+			log_progname(), site, note, request, t->number);
+	else
+		fprintf(stderr, "%s: %s the comment on %s %s #%ld\n", log_progname(),
+			did == REVIEW_UPDATED ? "updated" : "created", site, request, t->number);
+	free(note);
 	free(err);
 	free(text);
 	free(marker);
 	return rc;
+}
+
+/* The status and the comment from one view of the commit: every platform
+ * and model the server has (listed), or this job's report alone. */
+static int publish_view(const struct options *o, const struct judging *j, const char *sha, const struct check *own,
+			const struct check_expected *own_x, struct commit_view *v, int listed,
+			const struct review_target *t)
+{
+	size_t n = listed ? v->n : 1;
+	struct check_section *s = xcalloc(n + 1, sizeof *s);
+	struct check_expected *xs = xcalloc(n + 1, sizeof *xs);
+	char *own_label = listed ? NULL : commit_view_label(own);
+	if (!listed)
+		s[0] = (struct check_section){own, own_x, own_label, own->report_url};
+	for (size_t i = 0; listed && i < n; i++) {
+		struct commit_group *g = &v->groups[i];
+		judge(j, &g->check);
+		if (j->e)
+			check_expected_init(&xs[i], j->e, j->e_path, &g->check);
+		s[i] = (struct check_section){&g->check, j->e ? &xs[i] : NULL, g->label, g->check.report_url};
+	}
+	int rc = 0;
+	if (o->github_status)
+		rc = post_own_status(o, sha, own, s, n);
+	if (!rc && o->comment != COMMENT_NEVER)
+		rc = put_comment(o, t, s, n);
+	for (size_t i = 0; listed && j->e && i < n; i++)
+		check_expected_release(&xs[i]);
+	free(xs);
+	free(s);
+	free(own_label);
+	return rc;
+}
+
+/* Rounds of publishing at most: one more each time another job uploaded
+ * a run of the commit while this one published. */
+#define PUBLISH_ROUNDS 5
+
+/* Posts the status and the comment (w: the commit on the server, NULL
+ * offline).  Each job of a CI matrix publishes every job's reports as the
+ * server has them; a job that uploaded while this one published did so
+ * before it read the server, so whichever job publishes last shows them
+ * all: after publishing, the commit's runs are listed again and, when
+ * more came, published again.  Returns 0 or 2 (said why). */
+static int publish(const struct options *o, const struct judging *j, const struct commit_where *w,
+		   const char *sha, const struct check *own, const struct check_expected *own_x,
+		   const struct review_target *t)
+{
+	for (int round = 1;; round++) {
+		struct commit_view v = {0}, again = {0};
+		char *why = NULL;
+		int listed = w ? commit_view_list(&v, w, &why) : 0;
+		if (listed > 0 && commit_view_fetch(&v, w, &why))
+			listed = -1;
+		if (listed < 0) {
+			log_error("cannot read the reports of the commit's other jobs: %s", why);
+			free(why);
+			commit_view_release(&v);
+			return 2;
+		}
+		int rc = publish_view(o, j, sha, own, own_x, &v, listed, t);
+		int done = rc || !listed || round == PUBLISH_ROUNDS;
+		if (!done) {
+			done = commit_view_list(&again, w, &why) <= 0 || commit_view_same_runs(&v, &again);
+			if (!done)
+				fprintf(stderr, "%s: another job uploaded a run of this commit meanwhile: publishing again\n",
+					log_progname());
+		}
+		free(why);
+		commit_view_release(&v);
+		commit_view_release(&again);
+		if (done)
+			return rc;
+	}
 }
 
 int main(int argc, char **argv)
@@ -419,23 +567,29 @@ int main(int argc, char **argv)
 		check_config_release(&cfg);
 		return rc;
 	}
-	if (!o.base) {
-		if (fetch(&o, sha, &c, &why)) {
-			log_error("%s", why);
-			if (o.github_status) {
-				char *d = xasprintf("bm-check could not get the report: %s", why);
-				post_status(&o, sha, "error", d, NULL);
-				free(d);
-			}
-			free(why);
-			free(sha);
-			review_target_release(&where);
-			check_config_release(&cfg);
-			return 2;
+	struct commit_where w = {o.server, o.project, sha, o.pr, o.baseline, &o.http};
+	if (!o.base && commit_view_report(&w, o.run, &c, &why)) {
+		log_error("%s", why);
+		if (o.github_status) {
+			/* Which platform and model is not known: under "bm". */
+			char *d = xasprintf("bm-check could not get the report: %s", why);
+			post_status(&o, sha, "bm", "error", d, NULL);
+			free(d);
 		}
+		free(why);
+		free(sha);
+		review_target_release(&where);
+		check_config_release(&cfg);
+		return 2;
 	}
-	check_judge(&c, o.has_metric ? o.metric : cfg.has_metric ? cfg.metric : GATE_CYCLES,
-		    o.has_threshold ? o.threshold : cfg.has_threshold ? cfg.threshold : c.threshold, &cfg);
+	struct judging j = {
+		.metric = o.has_metric ? o.metric : cfg.has_metric ? cfg.metric : GATE_CYCLES,
+		.has_threshold = o.has_threshold || cfg.has_threshold,
+		.threshold = o.has_threshold ? o.threshold : cfg.threshold,
+		.cfg = &cfg,
+		.e_path = o.expectations,
+	};
+	judge(&j, &c);
 
 	struct expectations *e = NULL;
 	struct check_expected x, *xp = NULL;
@@ -446,6 +600,7 @@ int main(int argc, char **argv)
 		} else {
 			check_expected_init(&x, e, o.expectations, &c);
 			xp = &x;
+			j.e = e;
 		}
 	}
 	if (!c.has_baseline) {
@@ -457,13 +612,8 @@ int main(int argc, char **argv)
 	rc = check_expected_exit_code(&c, xp);
 	if (write_markdown(&o, &c, xp))
 		rc = 2;
-	if (rc != 2 && o.github_status) {
-		char d[GITHUB_STATUS_MAX_DESCRIPTION + 1];
-		check_format_summary(d, GITHUB_STATUS_MAX_DESCRIPTION, &c);
-		if (post_status(&o, c.commit, rc ? "failure" : "success", d, c.report_url))
-			rc = 2;
-	}
-	if (rc != 2 && o.comment && post_comment(&o, &where, &c, xp))
+	if (rc != 2 && (o.github_status || o.comment != COMMENT_NEVER) &&
+	    publish(&o, &j, o.base ? NULL : &w, sha, &c, xp, &where))
 		rc = 2;
 	review_target_release(&where);
 	if (xp)

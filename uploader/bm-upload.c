@@ -48,6 +48,8 @@ static const char usage_text[] =
 	"  --commit-time TIME  its committer time, RFC 3339 (default: from git)\n"
 	"  --pr N              a pull request's number (default: from CI variables)\n"
 	"  --base-branch NAME  the pull request's base branch\n"
+	"  --merge-base SHA    the pull request's merge base with it (default: from\n"
+	"                      CI_MERGE_REQUEST_DIFF_BASE_SHA, or git for a merge commit)\n"
 	"  --from FORMAT       the FILEs are another suite's results: import each as\n"
 	"                      bm-import FORMAT FILE does, then upload it (formats below)\n"
 	"  --spool DIR         where unsent reports wait (default $XDG_STATE_HOME/bm/spool)\n"
@@ -273,7 +275,7 @@ int main(int argc, char **argv)
 		{"tries", required_argument, NULL, 'n'},       {"timeout", required_argument, NULL, 'o'},
 		{"insecure", no_argument, NULL, 'k'},          {"quiet", no_argument, NULL, 'q'},
 		{"from", required_argument, NULL, 'F'},        {"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
+		{"version", no_argument, NULL, 'V'},          {"merge-base", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	struct options o = {.server = getenv("BM_SERVER"), .project = getenv("BM_PROJECT"), .token = getenv("BM_TOKEN")};
@@ -288,6 +290,7 @@ int main(int argc, char **argv)
 		case 'T': o.context.commit_time = optarg; break;
 		case 'r': o.context.pr = number("--pr", optarg, 1, 1L << 40); break;
 		case 'B': o.context.base_branch = optarg; break;
+		case 'M': o.context.merge_base = optarg; break;
 		case 'S': o.spool = optarg; break;
 		case 'f': o.flush = 1; break;
 		case 'n': o.http.tries = (unsigned)number("--tries", optarg, 1, 100); break;

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "report.h"
+#include "series_identity.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -75,6 +76,8 @@ void check_release(struct check *c)
 	free(c->rows);
 	free(c->commit);
 	free(c->platform);
+	free(c->arch);
+	free(c->model);
 	free(c->baseline);
 	free(c->baseline_reason);
 	free(c->report_url);
@@ -195,34 +198,33 @@ static struct result *as_results(const struct bm_report *r)
 	return x;
 }
 
-static char *platform_text(const struct bm_context *ctx)
+/* Why base and head cannot be compared, or NULL: their series (the cost
+ * model, engine, virtual CPU and simulated caches, series_identity.h) or
+ * their platforms differ.  The server never compares such runs either;
+ * here the two files were chosen by hand, so it is an error, naming what
+ * differs and what to rerun. */
+static char *incomparable(const struct bm_report *base, const struct bm_report *head, const char *base_path,
+			  const char *head_path)
 {
-	return xasprintf("%s, %s, %s", ctx->arch ? ctx->arch : "unknown arch", ctx->os ? ctx->os : "unknown OS",
-			 ctx->compiler ? ctx->compiler : "unknown compiler");
-}
-
-/* Why base is no baseline for head, or NULL when they are comparable. */
-static char *mismatch(const struct bm_report *base, const struct bm_report *head, const char *base_path)
-{
-	if (!same(base->model.id, head->model.id))
-		return xasprintf("no baseline: '%s' was measured with another cost model (%s there, %s here); only "
-				 "reports with the same model and platform are compared",
-				 base_path, base->model.id ? base->model.id : "none", head->model.id ? head->model.id : "none");
-	if (base->model.warm_caches != head->model.warm_caches)
-		return xasprintf("no baseline: '%s' was measured on %s simulated caches and this report on %s ones "
-				 "(bm-run --warm, the default, or --cold); only reports measured the same way are "
-				 "compared",
-				 base_path, base->model.warm_caches ? "warm" : "cold",
-				 head->model.warm_caches ? "warm" : "cold");
-	const struct bm_context *b = &base->context, *h = &head->context;
-	if (same(b->arch, h->arch) && same(b->os, h->os) && same(b->compiler, h->compiler))
-		return NULL;
-	char *there = platform_text(b), *here = platform_text(h);
-	char *why = xasprintf("no baseline: '%s' was measured on another platform (%s there, %s here); only reports "
-			      "with the same model and platform are compared",
-			      base_path, there, here);
-	free(there);
-	free(here);
+	char *b = report_series_identity(base), *h = report_series_identity(head);
+	char *bl = xasprintf("in '%s'", base_path), *hl = xasprintf("in '%s'", head_path);
+	char *diff = series_identity_difference(b, h, bl, hl);
+	const struct bm_context *x = &base->context, *y = &head->context;
+	if (!diff && !(same(x->arch, y->arch) && same(x->os, y->os) && same(x->compiler, y->compiler))) {
+		char *there = check_platform_key(x->arch, x->os, x->compiler);
+		char *here = check_platform_key(y->arch, y->os, y->compiler);
+		diff = xasprintf("platform: %s %s, %s %s (results of two platforms never compare: rerun one of them on "
+				 "the other's compiler, OS and architecture)",
+				 there, bl, here, hl);
+		free(there);
+		free(here);
+	}
+	char *why = diff ? xasprintf("'%s' and '%s' cannot be compared: %s", base_path, head_path, diff) : NULL;
+	free(diff);
+	free(b);
+	free(h);
+	free(bl);
+	free(hl);
 	return why;
 }
 
@@ -271,22 +273,27 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
 		report_release(&head);
 		return -1;
 	}
-	char *why = mismatch(&base, &head, base_path);
-	struct result *h = as_results(&head), *b = why ? NULL : as_results(&base);
+	char *why = incomparable(&base, &head, base_path, head_path);
+	if (why) {
+		bm_error(err, "%s", why);
+		free(why);
+		report_release(&head);
+		report_release(&base);
+		return -1;
+	}
+	struct result *h = as_results(&head), *b = as_results(&base);
 	struct comparison cmp;
 	comparison_build(&cmp, h, head.nbenchmarks, b, base.nbenchmarks, t);
 
 	c->commit = dup_or_null(head.context.commit ? head.context.commit->sha : NULL);
 	c->platform = check_platform_key(head.context.arch, head.context.os, head.context.compiler);
-	c->has_baseline = !why;
-	if (!why) {
-		const char *sha = base.context.commit ? base.context.commit->sha : NULL;
-		c->baseline = xstrdup(sha ? sha : base_path);
-		c->baseline_reason = sha ? xasprintf("the report '%s' given with --base", base_path)
-					 : xasprintf("the report given with --base (it names no commit)");
-	} else {
-		c->baseline_reason = why;
-	}
+	c->arch = dup_or_null(head.context.arch);
+	c->model = report_series_identity(&head);
+	c->has_baseline = 1;
+	const char *sha = base.context.commit ? base.context.commit->sha : NULL;
+	c->baseline = xstrdup(sha ? sha : base_path);
+	c->baseline_reason = sha ? xasprintf("the report '%s' given with --base", base_path)
+				 : xasprintf("the report given with --base (it names no commit)");
 	c->threshold = t;
 	c->metric = GATE_CYCLES;
 	c->has_commit_impact = cmp.has_commit_impact;
@@ -479,6 +486,8 @@ static int from_json(struct check *c, const json_t *j, char **err)
 	c->has_baseline = !json_is_null(baseline);
 	c->baseline = bm_escape_controls(json_string_value(json_object_get(baseline, "sha")));
 	c->baseline_reason = bm_escape_controls(reason);
+	c->model = bm_escape_controls(json_string_value(json_object_get(j, "model")));
+	c->arch = bm_escape_controls(json_string_value(json_object_get(platform, "arch")));
 	if (json_is_object(platform))
 		c->platform = check_platform_key(json_string_value(json_object_get(platform, "arch")),
 						 json_string_value(json_object_get(platform, "os")),

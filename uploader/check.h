@@ -42,6 +42,9 @@ struct check_row {
 struct check {
 	char *commit;          /* the head's commit SHA, or NULL (a report without one) */
 	char *platform;        /* "ARCH-OS-COMPILER" (check_platform_key), or NULL */
+	char *arch;            /* the platform's architecture, or NULL */
+	char *model;           /* what the numbers are comparable with: the series identity
+				* (report_series_identity), or NULL */
 	int has_baseline;      /* 0: nothing was compared */
 	char *baseline;        /* the baseline's SHA (offline: or its file name), or NULL */
 	char *baseline_reason; /* always set: why this baseline, or "no baseline: why" */
@@ -56,10 +59,12 @@ struct check {
 };
 
 /* Compares the report in head_path with the one in base_path as the
- * server does (lib/compare.c), with threshold t.  Reports of another cost
- * model or platform are not compared: the check then has no baseline and
- * says why.  Returns 0, or -1 with *err ("cannot open 'x.json': ...",
- * "x.json:3:1: ..."). */
+ * server does (lib/compare.c), with threshold t.  Two reports of another
+ * series (cost model, engine, virtual CPU or simulated caches:
+ * series_identity.h) or platform are not compared: an error naming the
+ * field and what to rerun.  Returns 0, or -1 with *err ("cannot open
+ * 'x.json': ...", "x.json:3:1: ...", "'a.json' and 'b.json' cannot be
+ * compared: engine: ..."). */
 int check_from_files(struct check *c, const char *base_path, const char *head_path, double t, char **err);
 
 /* Reads bm-server's answer to GET .../commits/SHA/report (size bytes at

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What bm-check shows: the text report on standard output and the
- * Markdown summary for a pull request (GitHub's step summary or a file).
- * Both list the benchmarks in the check's order (failed first, then by
+/* What bm-check shows on standard output: the text report (the Markdown
+ * summary is check_markdown.h's), and the expectations' judgement.  It
+ * lists the benchmarks in the check's order (failed first, then by
  * impact, worst first) with the unchanged ones collapsed into one line. */
 #ifndef BM_CHECK_OUTPUT_H
 #define BM_CHECK_OUTPUT_H
@@ -30,15 +30,9 @@ void check_expected_release(struct check_expected *x);
  * not list regress beyond the threshold together; else 0. */
 int check_expected_exit_code(const struct check *c, const struct check_expected *x);
 
-/* "-30.00%"-style text for an impact fraction, into buf (32 bytes). */
-char *check_format_impact(char buf[32], double impact);
 
 /* The text report; x may be NULL (no expectations). */
 void check_print_text(FILE *f, const struct check *c, const struct check_expected *x);
-
-/* The Markdown summary, fit to paste as a pull-request comment: every
- * name is escaped for a Markdown table cell and for HTML. */
-void check_print_markdown(FILE *f, const struct check *c, const struct check_expected *x);
 
 /* One line for a commit status: the verdict and the commit impact, at
  * most max bytes (the caller's buffer holds max + 1). */

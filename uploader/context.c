@@ -111,6 +111,9 @@ static void from_gitlab(struct upload_context *ctx)
 	}
 	if (env("CI_COMMIT_SHA"))
 		ctx->sha = xstrdup(env("CI_COMMIT_SHA"));
+	/* The merge request's diff base: its merge base with the target. */
+	if (ctx->pr > 0 && env("CI_MERGE_REQUEST_DIFF_BASE_SHA"))
+		ctx->merge_base = xstrdup(env("CI_MERGE_REQUEST_DIFF_BASE_SHA"));
 	ctx->source = "GitLab CI";
 }
 
@@ -166,6 +169,13 @@ static int from_git(struct upload_context *ctx, char **err)
 		free(line);
 		if (!merge)
 			return 0;
+		if (!ctx->merge_base) { /* where the pull request left its base branch */
+			char *base = xasprintf("%s^1", ctx->sha), *head = xasprintf("%s^2", ctx->sha);
+			const char *merge_base[] = {"merge-base", base, head, NULL};
+			ctx->merge_base = git(merge_base);
+			free(base);
+			free(head);
+		}
 	}
 	char count[32];
 	snprintf(count, sizeof count, "--max-count=%d", CONTEXT_MAX_ANCESTORS + 1);
@@ -200,6 +210,7 @@ static void from_environment(const struct context_flags *flags, struct upload_co
 	replace(&ctx->sha, flags->commit);
 	replace(&ctx->timestamp, flags->commit_time);
 	replace(&ctx->base_branch, flags->base_branch);
+	replace(&ctx->merge_base, flags->merge_base);
 	if (flags->pr > 0)
 		ctx->pr = flags->pr;
 	if (flags->commit)
@@ -248,6 +259,7 @@ void context_release(struct upload_context *ctx)
 		free(ctx->ancestors[i]);
 	free(ctx->ancestors);
 	free(ctx->base_branch);
+	free(ctx->merge_base);
 	memset(ctx, 0, sizeof *ctx);
 }
 
@@ -264,7 +276,8 @@ void context_apply(const struct upload_context *ctx, json_t *report)
 	json_object_set_new(context, "branch", json_text(ctx->branch));
 	json_object_set_new(context, "commit", json_pack("{s:o,s:o,s:o}", "sha", json_text(ctx->sha), "timestamp",
 							  json_text(ctx->timestamp), "ancestors", ancestors));
-	json_object_set_new(context, "pr", ctx->pr > 0 ? json_pack("{s:I,s:o}", "number", (json_int_t)ctx->pr,
-								    "base_branch", json_text(ctx->base_branch))
+	json_object_set_new(context, "pr", ctx->pr > 0 ? json_pack("{s:I,s:o,s:o}", "number", (json_int_t)ctx->pr,
+								    "base_branch", json_text(ctx->base_branch),
+								    "merge_base", json_text(ctx->merge_base))
 						       : json_null());
 }

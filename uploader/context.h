@@ -12,7 +12,7 @@
 
 /* What the command line said; NULL (or 0) where it said nothing. */
 struct context_flags {
-	const char *branch, *commit, *commit_time, *base_branch;
+	const char *branch, *commit, *commit_time, *base_branch, *merge_base;
 	long pr;
 };
 
@@ -24,6 +24,7 @@ struct upload_context {
 	size_t nancestors;
 	long pr; /* 0: not a pull request */
 	char *base_branch;
+	char *merge_base; /* the pull request's merge base with its base branch, or NULL */
 	const char *source; /* "flags", "GitHub Actions", "GitLab CI" or "git": where the commit came from */
 };
 
@@ -38,7 +39,9 @@ void context_release(struct upload_context *ctx);
  * Returns 0 with *sha newly allocated, or -1 with *err. */
 int context_commit(const struct context_flags *flags, char **sha, long *pr, char **err);
 
-/* Sets report's context.branch, context.commit and context.pr. */
+/* Sets report's context.branch, context.commit and context.pr (its
+ * number, base_branch and merge_base), replacing whatever the report
+ * said: a report is the measuring job's, the context the CI's own. */
 void context_apply(const struct upload_context *ctx, json_t *report);
 
 #endif

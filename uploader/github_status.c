@@ -36,7 +36,8 @@ static char *url_of(const struct github_status *s)
 int github_status_post(const struct github_status *s, char **err)
 {
 	char *description = cut_utf8(s->description, GITHUB_STATUS_MAX_DESCRIPTION);
-	json_t *j = json_pack("{s:s,s:s,s:s}", "state", s->state, "context", "bm", "description", description);
+	json_t *j = json_pack("{s:s,s:s,s:s}", "state", s->state, "context",
+				 s->context ? s->context : "bm", "description", description);
 	if (s->target_url)
 		json_object_set_new(j, "target_url", json_string(s->target_url));
 	char *body = json_dumps(j, JSON_COMPACT), *url = url_of(s), *auth = xasprintf("Authorization: Bearer %s", s->token);

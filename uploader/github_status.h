@@ -12,6 +12,7 @@ struct github_status {
 	const char *repository;  /* "OWNER/REPO" */
 	const char *token;       /* sent as "Authorization: Bearer TOKEN" */
 	const char *sha;
+	const char *context;     /* the status's name ("bm (x86_64, bm-model/1)"); NULL: "bm" */
 	const char *state;
 	const char *description; /* cut to 140 bytes (at a UTF-8 boundary) */
 	const char *target_url;  /* or NULL */

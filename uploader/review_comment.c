@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct review_site {
 	const char *name, *request;
@@ -25,6 +26,9 @@ struct review_site {
 	char *(*update)(const struct review_target *t, long long id);
 	const char *update_method;
 	const char *extra_header;
+	/* Where a comment (and GET /user's answer) names its writer: the
+	 * object's key, and the login's key in it. */
+	const char *author, *login;
 };
 
 static char *github_list(const struct review_target *t, int page)
@@ -60,12 +64,16 @@ static char *gitlab_update(const struct review_target *t, long long id)
 
 static const struct review_site github = {
 	"GitHub", "pull request", github_list, github_create, github_update, "PATCH",
-	"Accept: application/vnd.github+json",
+	"Accept: application/vnd.github+json", "user", "login",
 };
 
 static const struct review_site gitlab = {
 	"GitLab", "merge request", gitlab_list, gitlab_create, gitlab_update, "PUT", "Accept: application/json",
+	"author", "username",
 };
+
+/* The login GitHub Actions' GITHUB_TOKEN writes as. */
+#define GITHUB_ACTIONS_BOT "github-actions[bot]"
 
 /* Pages of comments looked through at most (10,000 comments). */
 #define MAX_PAGES 100
@@ -94,9 +102,11 @@ static long pull_of_ref(const char *ref)
 	return 0;
 }
 
-int review_target_from_env(struct review_target *t, long pr, char **err)
+int review_target_from_env(struct review_target *t, long pr, const char *as, char **err)
 {
 	memset(t, 0, sizeof *t);
+	if (as && *as)
+		t->login = xstrdup(as);
 	int on_github = env("GITHUB_ACTIONS") || (env("GITHUB_REPOSITORY") && !env("GITLAB_CI"));
 	int on_gitlab = !on_github && (env("GITLAB_CI") || env("CI_MERGE_REQUEST_IID"));
 	if (on_github) {
@@ -150,6 +160,7 @@ void review_target_release(struct review_target *t)
 	free(t->api);
 	free(t->where);
 	free(t->auth);
+	free(t->login);
 	memset(t, 0, sizeof *t);
 }
 
@@ -165,28 +176,37 @@ const char *review_request_name(const struct review_target *t)
 
 char *review_marker(const char *project)
 {
-	char *m = xasprintf("<!-- bm-check: %s -->", project);
-	/* Nothing in the name may end the HTML comment early. */
-	for (char *p = m + 15; p[4]; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
-		      *p == '_'))
-			*p = '_';
+	size_t n = strlen(project);
+	char *name = xmalloc(3 * n + 1), *o = name;
+	for (const unsigned char *p = (const unsigned char *)project; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+		    *p == '_')
+			*o++ = (char)*p;
+		else
+			o += sprintf(o, "%%%02X", *p);
+	*o = '\0';
+	char *m = xasprintf("<!-- bm-check: %s -->", name);
+	free(name);
 	return m;
 }
 
 /* One request; the answer's body (the caller frees it) when its status
- * is want, else -1 with *err. */
+ * is want, else -1 with *err (and *status, when not NULL, the status). */
 static int call(const struct review_target *t, const char *method, const char *url, const char *body, long want,
-		char **answer, char **err)
+		char **answer, long *status, char **err)
 {
 	const char *headers[] = {t->auth, t->site->extra_header, "X-GitHub-Api-Version: 2022-11-28", NULL};
 	struct rest_answer ans;
+	if (status)
+		*status = 0;
 	if (rest_request(method, url, headers, body, &ans, err))
 		return -1;
 	if (ans.status != want) {
 		char *text = rest_error_text(&ans);
 		bm_error(err, "%s answered %ld for %s %s: %s", t->site->name, ans.status, method, url, text);
 		bm_error_escape(err);
+		if (status)
+			*status = ans.status;
 		free(text);
 		free(ans.body);
 		return -1;
@@ -195,12 +215,71 @@ static int call(const struct review_target *t, const char *method, const char *u
 	return 0;
 }
 
-/* The id of the first comment that holds marker: 1 found, 0 none, -1. */
+int review_whoami(struct review_target *t, char **err)
+{
+	if (t->login)
+		return 0;
+	char *url = xasprintf("%s/user", t->api), *body = NULL;
+	long status;
+	int rc = call(t, "GET", url, NULL, 200, &body, &status, err);
+	free(url);
+	if (rc) {
+		/* An installation token has no user: GitHub answers 403
+		 * "Resource not accessible by integration". */
+		if (t->site == &github && (status == 403 || status == 401) && env("GITHUB_ACTIONS")) {
+			free(*err);
+			*err = NULL;
+			t->login = xstrdup(GITHUB_ACTIONS_BOT);
+			return 0;
+		}
+		bm_error_prefix(err, "cannot tell who the token is (give the login bm-check posts as with --comment-as)");
+		return -1;
+	}
+	json_t *me = json_loads(body, 0, NULL);
+	free(body);
+	const char *login = json_string_value(json_object_get(me, t->site->login));
+	json_t *id = json_object_get(me, "id");
+	if (!login || !*login) {
+		json_decref(me);
+		return bm_error(err, "%s's answer to GET /user names no %s", t->site->name, t->site->login);
+	}
+	t->login = xstrdup(login);
+	t->user_id = json_is_integer(id) ? (long long)json_integer_value(id) : 0;
+	json_decref(me);
+	return 0;
+}
+
+/* Whether comment c was written by t's identity. */
+static int written_by_us(const struct review_target *t, const json_t *c)
+{
+	const json_t *who = json_object_get(c, t->site->author);
+	const json_t *id = json_object_get(who, "id");
+	const char *login = json_string_value(json_object_get(who, t->site->login));
+	if (json_is_true(json_object_get(c, "system"))) /* GitLab's own notes */
+		return 0;
+	if (t->user_id && json_is_integer(id))
+		return json_integer_value(id) == t->user_id;
+	return login && !strcasecmp(login, t->login);
+}
+
+/* Whether body's first line is marker, or (as bm wrote it before
+ * version 0.2) its last non-empty line. */
+static int marked(const char *body, const char *marker)
+{
+	size_t m = strlen(marker), n = strlen(body);
+	if (!strncmp(body, marker, m) && (body[m] == '\0' || body[m] == '\n' || body[m] == '\r'))
+		return 1;
+	while (n && (body[n - 1] == '\n' || body[n - 1] == '\r'))
+		n--;
+	return n >= m && !strncmp(body + n - m, marker, m) && (n == m || body[n - m - 1] == '\n');
+}
+
+/* The id of bm's comment with marker: 1 found, 0 none, -1. */
 static int find(const struct review_target *t, const char *marker, long long *id, char **err)
 {
 	for (int page = 1; page <= MAX_PAGES; page++) {
 		char *url = t->site->list(t, page), *body;
-		int rc = call(t, "GET", url, NULL, 200, &body, err);
+		int rc = call(t, "GET", url, NULL, 200, &body, NULL, err);
 		free(url);
 		if (rc)
 			return -1;
@@ -214,7 +293,7 @@ static int find(const struct review_target *t, const char *marker, long long *id
 		for (size_t i = 0; i < n; i++) {
 			json_t *c = json_array_get(list, i);
 			const char *text = json_string_value(json_object_get(c, "body"));
-			if (text && strstr(text, marker) && json_is_integer(json_object_get(c, "id"))) {
+			if (text && json_is_integer(json_object_get(c, "id")) && written_by_us(t, c) && marked(text, marker)) {
 				*id = (long long)json_integer_value(json_object_get(c, "id"));
 				json_decref(list);
 				return 1;
@@ -227,23 +306,39 @@ static int find(const struct review_target *t, const char *marker, long long *id
 	return 0;
 }
 
-int review_comment_put(const struct review_target *t, const char *marker, const char *body, int *updated,
-		       char **err)
+int review_comment_put(const struct review_target *t, const char *marker, const char *body, int create,
+		       enum review_outcome *outcome, char **note, char **err)
 {
 	long long id = 0;
+	*note = NULL;
 	int found = find(t, marker, &id, err);
 	if (found < 0)
 		return -1;
+	if (!found && !create) {
+		*outcome = REVIEW_SKIPPED;
+		return 0;
+	}
 	json_t *j = json_pack("{s:s}", "body", body);
 	if (!j)
 		return bm_error(err, "the comment is not valid UTF-8");
 	char *payload = json_dumps(j, JSON_COMPACT), *answer = NULL;
 	json_decref(j);
-	char *url = found ? t->site->update(t, id) : t->site->create(t);
-	int rc = call(t, found ? t->site->update_method : "POST", url, payload, found ? 200 : 201, &answer, err);
-	free(url);
+	int rc = -1;
+	if (found) {
+		char *url = t->site->update(t, id);
+		rc = call(t, t->site->update_method, url, payload, 200, &answer, NULL, note);
+		free(url);
+		*outcome = REVIEW_UPDATED;
+	}
+	if (rc) {
+		/* Not found, or the update was refused (a comment locked, or
+		 * made read-only): a new one, never a failed check. */
+		char *url = t->site->create(t);
+		rc = call(t, "POST", url, payload, 201, &answer, NULL, err);
+		free(url);
+		*outcome = found ? REVIEW_REPLACED : REVIEW_CREATED;
+	}
 	free(payload);
 	free(answer);
-	*updated = found;
 	return rc;
 }

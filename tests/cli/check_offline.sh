@@ -47,15 +47,38 @@ check_eq "a failed benchmark: exit 1, verdict failed, listed first with its reas
 	"1|verdict: failed|suite::b2      100 /s       -    failed|suite::b2 failed: killed by signal 11 (Segmentation fault)" \
 	"$(bmc --base w0.json --head f1.json)|$(sed -n 4p out)|$(sed -n 7p out)|$(tail -n 1 out)"
 
-# -- reports that are not compared --
+# -- reports that are not compared: exit 2, naming what differs and what to rerun --
 make_report m2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50 model=bm-model/2
-no_model="no baseline: 'w0.json' was measured with another cost model (bm-model/1 there, bm-model/2 here); only reports with the same model and platform are compared — nothing was compared"
-check_eq "another cost model: no baseline, exit 0, and why on stdout" "0|$no_model|verdict: no-baseline" \
-	"$(bmc --base w0.json --head m2.json)|$(sed -n 2,3p out | paste -sd'|')"
-check_eq "... and as a warning on stderr" "bm-check: warning: $no_model" "$(cat err)"
+check_eq "another cost model: exit 2, one line naming the field" \
+	"2|bm-check: 'w0.json' and 'm2.json' cannot be compared: cost model: bm-model/1 in 'w0.json', bm-model/2 in 'm2.json' (results of two cost models never compare: rerun one of them with the bm version, or the tool, that measured the other)|" \
+	"$(bmc --base w0.json --head m2.json)|$(cat err)|$(cat out)"
 make_report a2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50 arch=aarch64
-check "another platform: no baseline, and why" \
-	test "$(bmc --base w0.json --head a2.json) $(sed -n 2p out)" = "0 no baseline: 'w0.json' was measured on another platform (x86_64, Debian 12, GCC 12.2.0 there, aarch64, Debian 12, GCC 12.2.0 here); only reports with the same model and platform are compared — nothing was compared"
+check_eq "another platform: exit 2, naming both" \
+	"2|bm-check: 'w0.json' and 'a2.json' cannot be compared: platform: x86_64-debian-12-gcc-12.2.0 in 'w0.json', aarch64-debian-12-gcc-12.2.0 in 'a2.json' (results of two platforms never compare: rerun one of them on the other's compiler, OS and architecture)" \
+	"$(bmc --base w0.json --head a2.json)|$(cat err)"
+# The issue's case: bm-run's default engine against bm-run --engine
+# callgrind, whose guest sees the host's CPU (xxHash's run-time dispatch
+# took another path: "+212.17%" was printed, exit 0).
+make_report cg.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 300,300,300 engine=callgrind "cpu=host: AMD EPYC"
+make_report bm.json main e0e0e0 2026-11-01T10:00:00Z "" 100,100,100 engine=bm "cpu=$(sed -n 's/^[[:space:]]*"\(VEX baseline[^"]*\)".*/\1/p' "$top_srcdir/lib/report.h")"
+check_eq "the bm engine against callgrind: exit 2, the engine named (not the CPU that follows from it)" \
+	"2|bm-check: 'bm.json' and 'cg.json' cannot be compared: engine: bm in 'bm.json', callgrind in 'cg.json' (rerun one of them with the other's engine: bm-run --engine bm, or --engine callgrind)|" \
+	"$(bmc --base bm.json --head cg.json)|$(cat err)|$(cat out)"
+check_eq "... and the other way round" "2|engine: callgrind in 'cg.json', bm in 'bm.json'" \
+	"$(bmc --base cg.json --head bm.json)|$(sed 's/.*compared: \(.*\) (rerun.*/\1/' err)"
+check_eq "a bm-engine report that names today's fixed CPU compares with one that names none (older reports)" "1" \
+	"$(bmc --base bm.json --head w1.json)"
+make_report cg2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 300,300,300 engine=callgrind "cpu=host: Intel(R) Xeon(R)"
+check_eq "callgrind on two CPUs: exit 2, the virtual CPU named" \
+	"2|bm-check: 'cg.json' and 'cg2.json' cannot be compared: virtual CPU: 'host: AMD EPYC' in 'cg.json', 'host: Intel(R) Xeon(R)' in 'cg2.json' (code that dispatches on the CPU takes other paths: rerun one of them where the other ran, or both with one bm version and its engine, whose virtual CPU is fixed: bm-run --engine bm)" \
+	"$(bmc --base cg.json --head cg2.json)|$(cat err)"
+make_report cold.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50
+make_report warm.json main d2d2d2 2026-11-02T10:00:00Z e0e0e0 50,50,50 warm=1
+check_eq "a cold baseline and a warm head: exit 2, the caches named" \
+	"2|bm-check: 'cold.json' and 'warm.json' cannot be compared: simulated caches: cold in 'cold.json', warm in 'warm.json' (rerun one of them as the other was: bm-run --cold, or --warm)" \
+	"$(bmc --base cold.json --head warm.json)|$(cat err)"
+check_eq "... and no summary written" "2|no" \
+	"$(bmc --base cold.json --head warm.json --markdown nobase.md)|$(test -e nobase.md && echo yes || echo no)"
 
 # -- errors: exit 2 with a clear message --
 check_eq "a missing file: exit 2" "2 bm-check: cannot open 'nope.json': No such file or directory" \
@@ -72,6 +95,53 @@ check_eq "a threshold out of range: exit 2" "2 bm-check: --threshold needs a num
 check_eq "online without a server: exit 2 and what to set" \
 	"2 bm-check: no server: give --server URL or set BM_SERVER (or compare files with --base and --head)" \
 	"$(bmc) $(head -n 1 err)"
+
+# -- numbers that contradict themselves are refused: exit 2, naming the benchmark --
+# with "KEY=VALUE...": w1.json with those numbers of suite::b1, as bad.json.
+with() {
+	SET=$1 perl -MJSON::PP -0pe '$j = decode_json($_); my $b = $j->{benchmarks}[0];
+		for (split / /, $ENV{SET}) { my ($k, $v) = split /=/; $b->{$k} = $v + 0 }
+		$_ = encode_json($j)' w1.json >bad.json
+}
+with "cycles=1000 time_s=5 speed=1e12"
+check_eq "cycles 1000, time 5 s, speed 1e12: exit 2 (it was gated at +16547933233.33%)" \
+	"2|bm-check: bad.json: benchmarks[0].speed: 1e+12 in benchmark 'suite::b1' contradicts its cycles: 1000 cycles at model.frequency_hz 3000000000 are 3000000 runs per second (speed = frequency_hz / cycles)" \
+	"$(bmc --base w0.json --head bad.json)|$(cat err)"
+with "speed=0"
+check_eq "speed 0: exit 2 (it gave no impact and a neutral verdict)" "2|bm-check: bad.json: benchmarks[0].speed: 0 in benchmark" \
+	"$(bmc --base bad.json --head w1.json)|$(cut -c1-55 err)"
+with "speed=5e-324"
+check_eq "speed 5e-324: exit 2 (it was a -100% regression ranked first)" "2|bm-check: bad.json: benchmarks[0].speed: 4.940656458e-324 in benchmark" \
+	"$(bmc --base w0.json --head bad.json)|$(cut -c1-70 err)"
+with "time_s=0.0091"
+check_eq "a time that is not cycles / frequency: exit 2" \
+	"2|bm-check: bad.json: benchmarks[0].time_s: 0.0091 in benchmark 'suite::b1' contradicts its cycles: 27272727 cycles at model.frequency_hz 3000000000 take 0.009090909 s (time_s = cycles / frequency_hz)" \
+	"$(bmc --base w0.json --head bad.json)|$(cat err)"
+with "cycles=0 speed=0"
+check_eq "0 cycles with a time: exit 2" \
+	"2|bm-check: bad.json: benchmarks[0].time_s: 0.009090909 in benchmark 'suite::b1' contradicts its cycles: 0 cycles take no time and have no speed (0 for both)" \
+	"$(bmc --base w0.json --head bad.json)|$(cat err)"
+with "cycles=0 time_s=0 speed=0"
+check_eq "0 cycles, no time, no speed (bm-profile of a file that counted nothing): read, not compared" \
+	"1|suite::b1      100 /s   0 /s        -" \
+	"$(bmc --base w0.json --head bad.json)|$(grep '^suite::b1' out)"
+perl -MJSON::PP -0pe '$j = decode_json($_); $j->{benchmarks}[1]{id} = $j->{benchmarks}[0]{id}; $_ = encode_json($j)' w1.json >dup.json
+check_eq "a benchmark id twice: exit 2, as the server refuses it (it picked one silently)" \
+	"2|bm-check: dup.json: benchmarks: 'suite::b1' appears twice" "$(bmc --base w0.json --head dup.json)|$(cat err)"
+# imported FILE SHA SECONDS: a report of one imported benchmark whose
+# walltime is SECONDS (a value of its own: any finite size).
+imported() {
+	make_report "$1" main "$2" 2026-11-01T10:00:00Z "" 100 ids=i::x model=import/gbench
+	V=$3 perl -MJSON::PP -i -0pe '$j = decode_json($_); @{$j->{benchmarks}[0]}{qw(metric unit value)} = ("walltime", "s", $ENV{V} + 0);
+		$_ = encode_json($j)' "$1"
+}
+imported i0.json 9a9a9a 1e100
+imported i1.json 9b9b9b 1e-100
+check_eq "an impact of 1e200: printed whole, in exponent notation (it was cut without its %)" \
+	"0|commit impact: +1e+202% (threshold 10%)|i::x         1e+100 s  1e-91 ns  +1e+202%" \
+	"$(bmc --base i0.json --head i1.json)|$(sed -n 3p out)|$(grep '^i::x' out)"
+check_eq "... and in the Markdown summary" "1 1" \
+	"$(bmc --base i0.json --head i1.json --markdown big.md >/dev/null; grep -c '+1e+202% (' big.md) $(grep -c ' 1e+100 s | 1e-91 ns | +1e+202% |' big.md)"
 
 # -- unchanged benchmarks are collapsed into one line --
 make_report u0.json main u0u0u0 2026-11-01T10:00:00Z "" 100,100,100,100,100
@@ -96,8 +166,6 @@ GITHUB_STEP_SUMMARY="$scratch/step.md" "$BM_CHECK" --base w0.json --head w2.json
 	cat "$golden/summary.md" "$golden/improvement.md"
 } >step.expected
 check_output "GITHUB_STEP_SUMMARY: each check appended after what was there" step.expected step.md
-bmc --base w0.json --head m2.json --markdown nobase.md >/dev/null
-check_output "--markdown without a baseline says so" "$golden/no-baseline.md" nobase.md
 check_eq "--markdown into a missing directory: exit 2" "2" "$(bmc --base w0.json --head w1.json --markdown no/such/dir.md)"
 
 # -- expectations (Chromium style) --
@@ -189,11 +257,6 @@ make_report m1.json main 7b7b7b 2026-11-02T10:00:00Z 7a7a7a 99,100 ev_Ir=1000000
 check_eq "cycles: the same instructions and a few misses moved is named code layout, not more cache misses" \
 	"1|suite::b1      100 /s  99 /s  -1.00%  code layout (Ir unchanged, L1 misses +2, LL misses +2)" \
 	"$(bmc --base m0.json --head m1.json --threshold 0.001)|$(grep '^suite::b1' out)"
-make_report w0.json main 8a8a8a 2026-11-01T10:00:00Z "" 100,100
-make_report w1.json main 8b8b8b 2026-11-02T10:00:00Z 8a8a8a 50,50 warm=1
-check_eq "a cold baseline and a warm head are never compared (exit 0, said why)" \
-	"0|no baseline: 'w0.json' was measured on cold simulated caches and this report on warm ones" \
-	"$(bmc --base w0.json --head w1.json)|$(grep -o "no baseline: 'w0.json' was measured on cold simulated caches and this report on warm ones" out err | head -n 1 | cut -d: -f2-)"
 check_eq "--metric instructions: the layout-only change passes, the doubled Ir fails" \
 	"1|commit impact: -50.00% (threshold 10%, metric instructions)|benchmark     base Ir          Ir   impact|suite::b2  20,000,000  40,000,000  -50.00%|1 unchanged" \
 	"$(bmc --base l0.json --head l1.json --metric instructions)|$(sed -n 3p out)|$(sed -n '6,$p' out | paste -sd'|')"

@@ -28,7 +28,8 @@ make_report w1.json examples e1e1e1 2026-11-02T10:00:00Z e0e0e0 110,100,70
 make_report w2.json examples e2e2e2 2026-11-03T10:00:00Z e0e0e0 110,130,80
 make_report f1.json examples f1f1f1 2026-11-04T10:00:00Z e0e0e0 110,-,100
 make_report p7.json topic 7a7a7a 2026-11-05T10:00:00Z e0e0e0 100,100,50 pr=7 base=examples
-for r in w0 w1 w2 f1 p7; do
+make_report p8.json topic 8a8a8a 2026-11-05T10:00:00Z e2e2e2,e0e0e0 100,100,100 pr=8 base=examples merge_base=e0e0e0
+for r in w0 w1 w2 f1 p7 p8; do
 	check_eq "upload $r" 201 "$(upload "$tok" demo "$r.json")"
 done
 
@@ -53,6 +54,14 @@ check_eq "BM_SERVER and BM_PROJECT stand for the flags" "1" \
 check_eq "--pr: the pull request's run, against its base branch" \
 	"1|baseline: e0e0e0 (pull request #7: the merge commit's first parent e0e0e0 (the head of 'examples' it merges into) has a run)|commit impact: -50.00% (threshold 10%)" \
 	"$(bmc --server "$server_url" --project demo --commit 7a7a7a --pr 7)|$(sed -n 2,3p out | paste -sd'|')"
+
+check_eq "--baseline merge-base: the pull request against its merge base" \
+	"0|baseline: e0e0e0 (pull request #8: its merge base e0e0e0 with 'examples' has a run)|verdict: neutral" \
+	"$(bmc --server "$server_url" --project demo --commit 8a8a8a --pr 8 --baseline merge-base)|$(sed -n 2p out)|$(sed -n 4p out)"
+check_eq "... by default, against the base branch's head, which moved on (a regression)" "1|baseline: e2e2e2" \
+	"$(bmc --server "$server_url" --project demo --commit 8a8a8a --pr 8)|$(sed -n 2p out | cut -d' ' -f1-2)"
+check_eq "--baseline of another rule: exit 2, naming the rules" "2|bm-check: --baseline takes auto or merge-base, not 'latest'" \
+	"$(bmc --server "$server_url" --project demo --commit 8a8a8a --baseline latest)|$(cat err)"
 
 # -- a commit measured on two platforms (a CI matrix): --run checks each --
 upload_matrix "$tok" demo chk c0c0c0 c1c1c1
@@ -88,13 +97,18 @@ check_eq "the first commit: no baseline, exit 0, said on stdout" \
 check_eq "... and on stderr" \
 	"bm-check: warning: no baseline: the run was uploaded without its commit's ancestry (a first commit, or a shallow clone: fetch the history, e.g. actions/checkout's fetch-depth: 0) — nothing was compared" "$(cat err)"
 
+bmc --server "$server_url" --project demo --commit e0e0e0 --markdown nobase.md >/dev/null
+check_eq "--markdown without a baseline says so, and why (offline, two reports always have one)" "1 1" \
+	"$(grep -c 'No baseline' nobase.md) $(grep -c "the run was uploaded without its commit's ancestry" nobase.md)"
+
 # -- warm and cold results are never compared --
 make_report c0.json warmcold c0c0c0 2026-11-06T10:00:00Z "" 100,100,100
 make_report c1.json warmcold c1c1c1 2026-11-07T10:00:00Z c0c0c0 50,50,50 warm=1
 for r in c0 c1; do upload "$tok" demo "$r.json" >/dev/null; done
 check_eq "a warm run after a cold one: no baseline (as after a model change), exit 0" "0|verdict: no-baseline" \
 	"$(bmc --server "$server_url" --project demo --commit c1c1c1)|$(grep '^verdict' out)"
-check "... and it says the parent's run was measured another way" grep -q "bm-model/1+warm" out
+check "... and it says the parent's run was measured another way: the caches named" \
+	grep -q "no baseline: ancestor c0c0c0 has a run, but measured differently: simulated caches: cold there, warm here" out
 
 # -- errors: exit 2 --
 check_eq "a commit with no run: exit 2 with the server's message" \
@@ -152,8 +166,8 @@ check_eq "the status went to /repos/o/r/statuses/SHA" "POST /repos/o/r/statuses/
 	"$(head -n 1 gh/request.1 | tr -d '\r')"
 check "with the bearer token" grep -q "^Authorization: Bearer t.$" gh/request.1
 sed '1,/^.$/d' gh/request.1 >status.json
-check_eq "the body: state failure, context bm, the verdict, a link to the report" \
-	"failure|bm|regression: commit impact -30.00% (threshold 10%)|$server_url/projects/demo/commits/e1e1e1" \
+check_eq "the body: state failure, context 'bm (ARCH, MODEL)', the verdict, a link to the report" \
+	"failure|bm (x86_64, bm-model/1)|regression: commit impact -30.00% (threshold 10%)|$server_url/projects/demo/commits/e1e1e1" \
 	"$(json_get status.json '"$j->{state}|$j->{context}|$j->{description}|$j->{target_url}"')"
 check_eq "a passing check: state success" "0 success" \
 	"$(bmc --server "$server_url" --project demo --commit e2e2e2 --threshold 0.5 --github-status) $(sed '1,/^.$/d' gh/request.2 >s2.json; json_get s2.json '$j->{state}')"

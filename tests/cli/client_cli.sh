@@ -44,7 +44,7 @@ refused "bm-check: unexpected arguments (reports are given with --base and --hea
 refused "bm-check: --run needs a run id (the report's run_id), not ''" "$BM_CHECK" --run ""
 refused "bm-check: --base needs --head" "$BM_CHECK" --base a.json
 refused "bm-check: --head needs --base" "$BM_CHECK" --head b.json
-refused "bm-check: --base and --head compare two files: --server, --project, --pr and --run do not apply" \
+refused "bm-check: --base and --head compare two files: --server, --project, --pr, --run and --baseline do not apply" \
 	"$BM_CHECK" --base a.json --head b.json --server http://x
 refused "bm-check: --github-status needs GITHUB_TOKEN (a token that may write statuses) and GITHUB_REPOSITORY (OWNER/REPO)" \
 	"$BM_CHECK" --base a.json --head b.json --github-status

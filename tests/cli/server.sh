@@ -80,6 +80,30 @@ api GET /api/v1/projects/demo/commits/8a8a8a/report >/dev/null
 check_eq "pull request: else the latest commit of the base branch with a run" \
 	"c5c5c5 pull request #8: the latest commit of base branch 'main' with a run (c5c5c5); the merge commit's first parent has none" \
 	"$(body '"$j->{baseline}{sha} $j->{baseline}{reason}"')"
+# The merge-base rule (bm-check --baseline merge-base): pull request 12
+# left main at c3 (main has moved on to c5 since), 13 at c4 (no run).
+make_report "$scratch/m12.json" topic12 12a12a 2026-11-07T10:00:00Z c5c5c5,c4c4c4,c3c3c3,c2c2c2 110,130,80 pr=12 \
+	base=main merge_base=C3C3C3
+make_report "$scratch/m13.json" topic13 13a13a 2026-11-07T10:00:00Z c5c5c5,c4c4c4,c3c3c3 110,130,80 pr=13 base=main \
+	merge_base=c4c4c4
+for m in m12 m13; do upload "$tok" demo "$scratch/$m.json" >/dev/null; done
+api GET '/api/v1/projects/demo/commits/12a12a/report?pr=12' >/dev/null
+check_eq "a pull request by the usual rule: the base branch's head" "c5c5c5" "$(body '$j->{baseline}{sha}')"
+api GET '/api/v1/projects/demo/commits/12a12a/report?pr=12&baseline=merge-base' >/dev/null
+check_eq "... by the merge-base rule: its merge base (uploaded in upper case, kept in lower)" \
+	"c3c3c3 pull request #12: its merge base c3c3c3 with 'main' has a run" \
+	"$(body '"$j->{baseline}{sha} $j->{baseline_reason}"')"
+api GET '/api/v1/projects/demo/commits/13a13a/report?baseline=merge-base' >/dev/null
+check_eq "a merge base without a run: its closest first-parent ancestor with one" \
+	"c3c3c3 pull request #13: its merge base c4c4c4 with 'main' has no run; its closest first-parent ancestor with one is c3c3c3, 1 commit back" \
+	"$(body '"$j->{baseline}{sha} $j->{baseline_reason}"')"
+api GET '/api/v1/projects/demo/commits/7a7a7a/report?baseline=merge-base' >/dev/null
+check_eq "a run uploaded without its merge base: the usual rule, and why" \
+	"c3c3c3 pull request #7: the merge commit's first parent c3c3c3 (the head of 'main' it merges into) has a run (merge-base rule: the run was uploaded without its merge base (bm-upload reads it from git, for a merge commit, or CI_MERGE_REQUEST_DIFF_BASE_SHA; or give --merge-base))" \
+	"$(body '"$j->{baseline}{sha} $j->{baseline_reason}"')"
+check_eq "?baseline= of another rule: 400, naming the rules" \
+	"400 baseline: expected auto or merge-base, not 'latest'" \
+	"$(api GET '/api/v1/projects/demo/commits/7a7a7a/report?baseline=latest') $(body '$j->{error}')"
 make_report "$scratch/m9.json" topic 9a9a9a 2026-11-07T10:00:00Z c6c6c6 100 pr=9 base=release
 upload "$tok" demo "$scratch/m9.json" >/dev/null
 api GET /api/v1/projects/demo/commits/9a9a9a/report >/dev/null
@@ -95,14 +119,45 @@ make_report "$scratch/d2.json" main d2d2d2 2026-11-09T10:00:00Z d1d1d1 100
 upload "$tok" demo "$scratch/d1.json" >/dev/null
 upload "$tok" demo "$scratch/d2.json" >/dev/null
 api GET /api/v1/projects/demo/commits/d2d2d2/report >/dev/null
-check "another model: no baseline, and the reason says why" \
-	test "$(body '"$j->{verdict} " . ($j->{baseline_reason} =~ /^no baseline: ancestor d1d1d1 has a run, but with another cost model \(bm-model\/2 there, bm-model\/1 here\)/ ? "why" : $j->{baseline_reason})')" = "no-baseline why"
+check_eq "another model: no baseline, and the reason says which field differs and what to rerun" \
+	"no-baseline no baseline: ancestor d1d1d1 has a run, but measured differently: cost model: bm-model/2 there, bm-model/1 here (results of two cost models never compare: rerun one of them with the bm version, or the tool, that measured the other); only runs measured the same way on the same platform are compared" \
+	"$(body '"$j->{verdict} $j->{baseline_reason}"')"
 make_report "$scratch/a1.json" main a1a1a1 2026-11-10T10:00:00Z d2d2d2 100 arch=aarch64
 upload "$tok" demo "$scratch/a1.json" >/dev/null
 api GET /api/v1/projects/demo/commits/a1a1a1/report >/dev/null
 check "another platform: no baseline, and the reason says why" \
 	test "$(body '$j->{baseline_reason} =~ /^no baseline: ancestor d2d2d2 has a run, but on another platform/ ? "why" : $j->{baseline_reason}')" = why
 check_eq "an unknown commit: 404" 404 "$(api GET /api/v1/projects/demo/commits/ffff0000/report)"
+
+# The engine and the CPU the program saw are part of a run's series too
+# (project other): branch engines measured with bm's engine, a pull
+# request into it measured with callgrind, whose guest sees the host's CPU
+# (xxHash's run-time dispatch took another path: it showed "+310.48%").
+cg="engine=callgrind"
+cpu="cpu=host: AMD EPYC 7B13"
+make_report "$scratch/g1.json" engines 0e1e1e 2026-11-01T10:00:00Z "" 100,100 engine=bm
+make_report "$scratch/g2.json" engines 0e2e2e 2026-11-02T10:00:00Z 0e1e1e 100,100 engine=bm
+make_report "$scratch/gp.json" topic 0e9e9e 2026-11-03T10:00:00Z 0e2e2e,0e1e1e 310,310 "$cg" "$cpu" pr=11 base=engines
+for g in g1 g2 gp; do upload "$other" other "$scratch/$g.json" >/dev/null; done
+api GET '/api/v1/projects/other/commits/0e9e9e/report?pr=11' >/dev/null
+check_eq "a pull request measured with callgrind: not compared with the base branch's bm-engine run, the engine named" \
+	"no-baseline null|no baseline: base branch 'engines' at 0e2e2e has a run, but measured differently: engine: bm there, callgrind here (rerun one of them with the other's engine: bm-run --engine bm, or --engine callgrind); only runs measured the same way on the same platform are compared" \
+	"$(body '"$j->{verdict} " . ($j->{baseline} // "null")')|$(body '$j->{baseline_reason}')"
+make_report "$scratch/g3.json" engines 0e3e3e 2026-11-04T10:00:00Z 0e2e2e,0e1e1e 310,310 "$cg" "$cpu"
+make_report "$scratch/g4.json" engines 0e4e4e 2026-11-05T10:00:00Z 0e3e3e,0e2e2e 320,320 "$cg" "cpu=host: Intel(R) Xeon(R)"
+for g in g3 g4; do upload "$other" other "$scratch/$g.json" >/dev/null; done
+api GET /api/v1/projects/other/commits/0e3e3e/report >/dev/null
+check_eq "a push measured with callgrind after bm-engine runs: no baseline, the engine named" \
+	"no-baseline|no baseline: ancestor 0e2e2e has a run, but measured differently: engine: bm there, callgrind here" \
+	"$(body '$j->{verdict}')|$(body '$j->{baseline_reason}' | sed 's/ (rerun.*//')"
+api GET /api/v1/projects/other/commits/0e4e4e/report >/dev/null
+check_eq "callgrind on another host's CPU: no baseline, the CPU named" \
+	"no-baseline|no baseline: ancestor 0e3e3e has a run, but measured differently: virtual CPU: 'host: AMD EPYC 7B13' there, 'host: Intel(R) Xeon(R)' here" \
+	"$(body '$j->{verdict}')|$(body '$j->{baseline_reason}' | sed 's/ (code that.*//')"
+api GET '/api/v1/projects/other/benchmarks/suite%3A%3Ab1/history?branch=engines' >/dev/null
+check_eq "the history lists every run, each point with its series, so the change shows" \
+	"0e1e1e bm-model/1|0e2e2e bm-model/1|0e3e3e bm-model/1+callgrind+cpu=host: AMD EPYC 7B13|0e4e4e bm-model/1+callgrind+cpu=host: Intel(R) Xeon(R)" \
+	"$(body 'join "|", map { "$_->{commit} $_->{model}" } @{$j->{points}}')"
 
 # -- the seed's worked examples, through the settings --
 make_report "$scratch/w0.json" examples e0e0e0 2026-11-01T10:00:00Z "" 100,100,100
@@ -131,9 +186,9 @@ api PUT /api/v1/projects/demo/settings -H "Authorization: Bearer $admin" --data 
 
 # -- history and changes --
 api GET '/api/v1/projects/demo/benchmarks/suite%3A%3Ab1/history?branch=main' >/dev/null
-check_eq "history: one point per commit of the branch, oldest first, pull requests apart" \
+check_eq "history: one point per commit of the branch, oldest first, pull requests apart (speeds to 6 digits)" \
 	"c1c1c1=100 c2c2c2=110 c3c3c3=110 c5c5c5=110 d1d1d1=100 d2d2d2=100 a1a1a1=100" \
-	"$(body 'join " ", map { "$_->{commit}=" . ($_->{value} // "null") } @{$j->{points}}')"
+	"$(body 'join " ", map { "$_->{commit}=" . (defined $_->{value} ? 0 + sprintf("%.6g", $_->{value}) : "null") } @{$j->{points}}')"
 check_eq "history: model and platform per point, for the chart's markers" "bm-model/2 aarch64" \
 	"$(body '"$j->{points}[4]{model} $j->{points}[6]{platform}{arch}"')"
 api GET '/api/v1/projects/demo/benchmarks/suite%3A%3Ab1/history?branch=main&metric=Ir' >/dev/null
@@ -227,6 +282,11 @@ check_eq "no commit in the context: 400 naming the field" "400 context.commit: m
 perl -MJSON::PP -0pe '$j = decode_json($_); $j->{benchmarks}[0]{events}{Ir} = -5; $_ = encode_json($j)' "$scratch/bad.json" >"$scratch/negative.json"
 check_eq "a negative count: 400 naming the field" "400 benchmarks[0].events.Ir" \
 	"$(upload "$tok" demo "$scratch/negative.json") $(body '$j->{error} =~ /^(benchmarks\[0\]\.events\.Ir)/; $1')"
+perl -MJSON::PP -0pe '$j = decode_json($_); @{$j->{benchmarks}[0]}{qw(cycles time_s speed)} = (1000, 5, 1e12);
+	$_ = encode_json($j)' "$scratch/bad.json" >"$scratch/claim.json"
+check_eq "numbers that contradict themselves: 400 naming the benchmark (it was stored and gated on its claim)" \
+	"400 benchmarks[0].speed: 1e+12 in benchmark 'suite::b1' contradicts its cycles: 1000 cycles at model.frequency_hz 3000000000 are 3000000 runs per second (speed = frequency_hz / cycles)" \
+	"$(upload "$tok" demo "$scratch/claim.json") $(body '$j->{error}')"
 sed 's/"speed":100/"speed":NaN/' "$scratch/bad.json" >"$scratch/nan.json"
 check_eq "NaN: 400" 400 "$(upload "$tok" demo "$scratch/nan.json")"
 perl -MJSON::PP -0pe '$j = decode_json($_); $j->{context}{commit}{timestamp} = "yesterday"; $_ = encode_json($j)' "$scratch/bad.json" >"$scratch/time.json"

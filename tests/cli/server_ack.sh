@@ -43,7 +43,7 @@ ack() { # ack TOKEN SHA QUERY BODY
 A='{"benchmark": "suite::b1", "by": "Ada", "reason": "the new checksum is worth 30%"}'
 
 check_eq "a1 before anyone acknowledges anything: failed (b3), b1 30% slower" "failed|-0.3" \
-	"$(api GET /api/v1/projects/demo/commits/a1a1a1/report >/dev/null; body '$j->{verdict}')|$(body '$j->{commit_impact}')"
+	"$(api GET /api/v1/projects/demo/commits/a1a1a1/report >/dev/null; body '$j->{verdict}')|$(body '0 + sprintf("%.6f", $j->{commit_impact})')"
 check_eq "no token: 401, nothing stored" "401" "$(ack "" a1a1a1 "" "$A")"
 check_eq "another project's token: 401" "401" "$(ack "$other" a1a1a1 "" "$A")"
 check_eq "a crash cannot be acknowledged: 409 naming why" "409|'suite::b3' has no impact to acknowledge (it failed: a crash cannot be acknowledged, only fixed)" \
@@ -67,7 +67,7 @@ check_eq "nothing was stored by any of these" "0" \
 	"$(api GET /api/v1/projects/demo/acknowledgements >/dev/null; body 'scalar @{$j->{acknowledgements}}')"
 
 check_eq "an upload token acknowledges b1 in a1: 201 with what was stored" "201|suite::b1|a1a1a1|null|-0.3|Ada|the new checksum is worth 30%" \
-	"$(ack "$tok" a1a1a1 "" "$A")|$(body 'join "|", map { $_ // "null" } @$j{qw(benchmark commit pr impact by reason)}')"
+	"$(ack "$tok" a1a1a1 "" "$A")|$(body '$j->{impact} = 0 + sprintf("%.6f", $j->{impact}); join "|", map { $_ // "null" } @$j{qw(benchmark commit pr impact by reason)}')"
 ack_id=$(body '$j->{id}')
 at=$(body '$j->{at}')
 check "its time is RFC 3339 ($at)" sh -c "echo '$at' | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z\$'"
@@ -75,7 +75,7 @@ api GET /api/v1/projects/demo/commits/a1a1a1/report >/dev/null
 check_eq "a1's verdict: failed still (b3 crashed; a crash is never acknowledged)" "failed" "$(body '$j->{verdict}')"
 check_eq "b1's row carries the acknowledgement, covering" "Ada|the new checksum is worth 30%|1" \
 	"$(body 'my ($r) = grep { $_->{id} eq "suite::b1" } @{$j->{benchmarks}}; join "|", $r->{acknowledgement}{by}, $r->{acknowledgement}{reason}, $r->{acknowledgement}{covers} ? 1 : 0')"
-check_eq "the commit impact is still what was measured" "-0.3" "$(body '$j->{commit_impact}')"
+check_eq "the commit impact is still what was measured" "-0.3" "$(body '0 + sprintf("%.6f", $j->{commit_impact})')"
 
 # a2: b1 is unchanged against a1, so nothing to acknowledge; acknowledge
 # on p1 instead (pull request scope).
@@ -90,8 +90,9 @@ check_eq "bm-check on p1 now passes and says why" \
 	"$(bmc --commit 7d7d01 --pr 7)|$(sed -n 4p out)|$(grep '^suite::b2:' out)"
 check_eq "the next push of #7, as slow: still acknowledged" "0|verdict: acknowledged" \
 	"$(bmc --commit 7d7d02 --pr 7 --markdown md)|$(sed -n 4p out | cut -d' ' -f1-2)"
-check_eq "the Markdown says it too, escaped" "### bm: acknowledged (-20.00%)|- suite::b2: acknowledged by Grace: bounds checks \\| on &lt;purpose&gt;" \
-	"$(sed -n 1p md)|$(grep '^- suite' md)"
+check_eq "the Markdown says it too, the note in code (it reads as written)" \
+	"### bm: acknowledged (-20.00%)|- \`suite::b2\`: acknowledged by \`Grace\`: \`bounds checks | on <purpose>\`" \
+	"$(sed -n 1p md)|$(grep '^- .suite' md)"
 check_eq "the third push is slower still (-40%): the acknowledgement no longer covers it, exit 1" \
 	"1|verdict: regression|suite::b2: acknowledged by Grace at -20.00%, now -40.00%: no longer covered (bounds checks | on <purpose>)" \
 	"$(bmc --commit 7d7d03 --pr 7)|$(sed -n 4p out)|$(grep '^suite::b2:' out)"

@@ -41,6 +41,17 @@ check "a usage error shows the usage" grep -q '^usage: bm-server \[--db DB\] COM
 check_eq "no command: exit 2" "2 bm-server: no command" "$? $(head -n 1 "$scratch/err")"
 check "nothing was created by any of these" test ! -e "$db"
 
+# migrate from a SQLite file that is not there: an error, and no empty
+# database made there and "copied" (the source is opened before the
+# target, so no PostgreSQL server is needed to see it).
+for missing in "$scratch/none.db" "$scratch/no/such.db"; do
+	"$BM_SERVER_BIN" migrate --from "sqlite:$missing" --to postgresql://127.0.0.1:1/none >"$scratch/out" 2>"$scratch/err"
+	check_eq "migrate --from a missing $missing: exit 2, saying it does not exist" \
+		"2 bm-server: database '$missing' does not exist (nothing is created here: give an existing SQLite database); nothing was copied" \
+		"$? $(cat "$scratch/err")"
+	check "... and it was not created" test ! -e "$missing"
+done
+
 "$BM_SERVER_BIN" --help >"$scratch/out" 2>&1
 check_eq "--help: exit 0, the usage" "0 usage: bm-server [--db DB] COMMAND" "$? $(head -n 1 "$scratch/out")"
 "$BM_SERVER_BIN" --version >"$scratch/out" 2>&1

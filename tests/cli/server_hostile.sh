@@ -234,7 +234,8 @@ fi
 # -- 5 (SQLite): a database of schema version 4 is migrated, rows and ids kept --
 if on_sqlite; then
 	stop_server
-	# Version 4 had no AUTOINCREMENT: made here from this test's database.
+	# Version 4 had no AUTOINCREMENT (nor version 6's merge_base): made here
+	# from this test's database.
 	cp "$db" "$scratch/v4.db"
 	sqlite3 "$scratch/v4.db" "BEGIN;
 		CREATE TABLE t (id INTEGER PRIMARY KEY, project INTEGER NOT NULL REFERENCES projects(id),
@@ -245,11 +246,12 @@ if on_sqlite; then
 		  reason TEXT NOT NULL, created_at INTEGER NOT NULL);
 		INSERT INTO a SELECT * FROM acknowledgements; DROP TABLE acknowledgements; ALTER TABLE a RENAME TO acknowledgements;
 		CREATE INDEX acknowledgements_by_scope ON acknowledgements (project, pr, sha);
+		ALTER TABLE runs DROP COLUMN merge_base;
 		DELETE FROM sqlite_sequence; PRAGMA user_version = 4; COMMIT;"
 	check_eq "the version 4 copy" "4 0" "$(sqlite3 "$scratch/v4.db" 'PRAGMA user_version') $(sqlite3 "$scratch/v4.db" \
 		"SELECT count(*) FROM sqlite_master WHERE sql LIKE '%AUTOINCREMENT%'")"
 	start_server "$scratch/v4.db" || exit 1
-	check_eq "opened: migrated to version 5, both tables with AUTOINCREMENT" "5 2" \
+	check_eq "opened: migrated to version 6, both tables with AUTOINCREMENT" "6 2" \
 		"$(sqlite3 "$scratch/v4.db" 'PRAGMA user_version') $(sqlite3 "$scratch/v4.db" \
 		"SELECT count(*) FROM sqlite_master WHERE sql LIKE '%AUTOINCREMENT%'")"
 	check_eq "its tokens kept, with their ids" "1 2 4" \
@@ -264,7 +266,7 @@ if on_sqlite; then
 		"$(api DELETE "$P/acknowledgements/2" -H "$A") $(ack) $(body '$j->{id}')"
 	stop_server
 	check_eq "a database of a newer version is still refused" 2 \
-		"$(sqlite3 "$scratch/v4.db" 'PRAGMA user_version = 6'; "$BM_SERVER_BIN" --db "$scratch/v4.db" token create app >/dev/null 2>&1; echo $?)"
+		"$(sqlite3 "$scratch/v4.db" 'PRAGMA user_version = 7'; "$BM_SERVER_BIN" --db "$scratch/v4.db" token create app >/dev/null 2>&1; echo $?)"
 fi
 
 done_testing

@@ -130,7 +130,7 @@ on_sqlite || { done_testing; exit 0; }
 v1="$scratch/v1.db"
 sqlite3 "$v1" <"$top_srcdir/tests/cli/data/server-v1.sql"
 vtok=$("$BM_SERVER_BIN" --db "$v1" token create v1 2>/dev/null)
-check_eq "the version 1 fixture migrates to version 5" 5 "$(sqlite3 "$v1" 'PRAGMA user_version')"
+check_eq "the version 1 fixture migrates to version 6" 6 "$(sqlite3 "$v1" 'PRAGMA user_version')"
 start_server "$v1" || exit 1
 perl -MJSON::PP -0pe '$j = decode_json($_); $j->{context}{branch} = "main";
 	$j->{context}{commit} = {sha => "a4a4a4", timestamp => "2026-11-04T10:00:00Z", ancestors => []};

@@ -133,12 +133,16 @@ body() {
 }
 
 # make_report FILE BRANCH SHA TIMESTAMP ANCESTORS SPEEDS [KEY=VALUE...]:
-# a bm-report/1 with benchmarks b1, b2, ... at the given speeds
-# ("100,110,-" : "-" is a failed benchmark).  ANCESTORS is a comma list,
-# nearest first ("" for none).  KEY=VALUE: pr=N base=BRANCH model=ID
-# arch=ARCH run_id=ID ids=ID1,ID2,... (ids instead of b1, b2, ...);
-# ev_NAME=V1,V2,... sets event NAME of each benchmark (Ir is the cycles
-# otherwise, sysCount 1).
+# a bm-report/1 with benchmarks b1, b2, ... at about the given speeds
+# ("100,110,-" : "-" is a failed benchmark): as in a real report, cycles
+# are 3e9 / SPEED rounded down, and time and speed follow from them at
+# 3 GHz (3e9 / 27272727 = 110.0000011 for 110; 100 stays 100).
+# ANCESTORS is a comma list, nearest first ("" for none).  KEY=VALUE:
+# pr=N base=BRANCH merge_base=SHA model=ID arch=ARCH run_id=ID ids=ID1,ID2,... (ids
+# instead of b1, b2, ...); engine=NAME (tool.engine) and cpu=TEXT
+# (model.cpu), both absent otherwise, as in a report of the bm engine's
+# default CPU; ev_NAME=V1,V2,... sets event NAME of each benchmark (Ir is
+# the cycles otherwise, sysCount 1).
 make_report() {
 	perl -MJSON::PP -e '
 		my ($file, $branch, $sha, $ts, $anc, $speeds, @kv) = @ARGV;
@@ -153,7 +157,7 @@ make_report() {
 			: { id => $id, status => "ok", reason => undef,
 			    events => { Ir => int(3e9 / $s), Dr => 10, Dw => 10, I1mr => 1, D1mr => 2, D1mw => 1, ILmr => 1,
 					DLmr => 1, DLmw => 1, sysCount => 1, sysTime => 1000, sysCpuTime => 500 },
-			    cycles => int(3e9 / $s), time_s => 1 / $s, speed => $s + 0,
+			    cycles => int(3e9 / $s), time_s => int(3e9 / $s) / 3e9, speed => 3e9 / int(3e9 / $s),
 			    syscalls => { count => 1, wall_ns => 1000, cpu_ns => 500,
 					  by_function => [{ function => "read", count => 1, wall_ns => 1000, cpu_ns => 500,
 							    callers => [{ function => "main", calls => 1, count => 1,
@@ -166,15 +170,18 @@ make_report() {
 		}
 		my $r = { schema => "bm-report/1", run_id => $o{run_id} // "run-$sha-" . ($o{pr} // "push") . "-" . ($o{model} // "m1"),
 			created_at => "2026-11-22T10:00:00Z",
-			tool => { name => "bm-run", version => "0.1.0", valgrind => "3.19.0" },
+			tool => { name => "bm-run", version => "0.1.0", valgrind => "3.19.0",
+				  defined $o{engine} ? (engine => $o{engine}) : () },
 			model => { id => $o{model} // "bm-model/1", frequency_hz => 3e9,
+				   defined $o{cpu} ? (cpu => $o{cpu}) : (),
 				   weights => { l1_hit => 1, ll_hit => 5, ram => 35 },
 				   cache => { I1 => [32768, 8, 64], D1 => [32768, 8, 64], LL => [8388608, 16, 64] },
 				   warm_caches => ($o{warm} ? JSON::PP::true : JSON::PP::false) },
 			context => { platform => { compiler => "GCC 12.2.0", os => "Debian 12", arch => $o{arch} // "x86_64" },
 				     host => "ci-1", branch => $branch,
 				     commit => { sha => $sha, timestamp => $ts, ancestors => [grep { length } split /,/, $anc] },
-				     pr => $o{pr} ? { number => $o{pr} + 0, base_branch => $o{base} } : undef },
+				     pr => $o{pr} ? { number => $o{pr} + 0, base_branch => $o{base},
+						     ($o{merge_base} ? (merge_base => $o{merge_base}) : ()) } : undef },
 			binary => { path => "/build/bench", build_id => "ab12" },
 			benchmarks => \@b };
 		open my $f, ">", $file or die "$file: $!";

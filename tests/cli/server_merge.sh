@@ -28,12 +28,12 @@ history() {
 check_eq "history: commit order across both tables" "e1111=100 e2222=200 e3333=300 e4444=400 e5555=500" "$(history)"
 
 # t4 measured again (a new run of the same commit): its newest result wins.
-make_report "$scratch/t4b.json" main e4444 2026-11-04T10:00:00Z "" 450,1 run_id=t4-again
+make_report "$scratch/t4b.json" main e4444 2026-11-04T10:00:00Z "" 480,1 run_id=t4-again
 upload "$tok" m "$scratch/t4b.json" >/dev/null
 check_eq "history: a commit's newer run replaces its point, in place" \
-	"e1111=100 e2222=200 e3333=300 e4444=450 e5555=500" "$(history)"
+	"e1111=100 e2222=200 e3333=300 e4444=480 e5555=500" "$(history)"
 api GET /api/v1/projects/m/commits/e4444/report >/dev/null
-check_eq "commit report: the newest run's result" "450" \
+check_eq "commit report: the newest run's result" "480" \
 	"$(body 'join " ", map { $_->{speed} } grep { $_->{id} eq "suite::b1" } @{$j->{benchmarks}}')"
 stop_server
 
@@ -42,7 +42,7 @@ start_server "$db" --merge-rows 0 || exit 1
 make_report "$scratch/t6.json" main e6666 2026-11-06T10:00:00Z "e5555" 600,1
 upload "$tok" m "$scratch/t6.json" >/dev/null
 check_eq "--merge-rows 0: nothing stays incoming" "0" "$(sqlite3 "$db" 'SELECT count(*) FROM incoming_results')"
-check_eq "history after the merge" "e1111=100 e2222=200 e3333=300 e4444=450 e5555=500 e6666=600" "$(history)"
+check_eq "history after the merge" "e1111=100 e2222=200 e3333=300 e4444=480 e5555=500 e6666=600" "$(history)"
 api GET /api/v1/projects/m/commits/e6666/report >/dev/null
 check_eq "the report after the merge" "e5555 0.2" \
 	"$(body 'my ($b) = grep { $_->{id} eq "suite::b1" } @{$j->{benchmarks}}; "$j->{baseline}{sha} " . (0 + sprintf("%.6f", $b->{impact}))')"
@@ -54,7 +54,7 @@ v1="$scratch/v1.db"
 sqlite3 "$v1" <"$top_srcdir/tests/cli/data/server-v1.sql"
 check_eq "the fixture is at schema version 1" 1 "$(sqlite3 "$v1" 'PRAGMA user_version')"
 start_server "$v1" || exit 1
-check_eq "opening it migrates it to the latest version, 5" 5 "$(sqlite3 "$v1" 'PRAGMA user_version')"
+check_eq "opening it migrates it to the latest version, 6" 6 "$(sqlite3 "$v1" 'PRAGMA user_version')"
 check_eq "version 3 keeps imported metrics in result_metrics" 0 "$(sqlite3 "$v1" 'SELECT count(*) FROM result_metrics')"
 check_eq "version 4 keeps acknowledgements" 0 "$(sqlite3 "$v1" 'SELECT count(*) FROM acknowledgements')"
 api GET "/api/v1/projects/v1/benchmarks/suite%3A%3Ab1/history?branch=main" >/dev/null

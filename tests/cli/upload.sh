@@ -86,6 +86,10 @@ check_eq "GitHub pull request: stored, with ?pr in the address" "0 $server_url/p
 api GET "/api/v1/projects/app/commits/$merge/report?pr=7" >/dev/null
 check_eq "its branch, number and base; the merge's first parent is the baseline" "feature 7 $c3" \
 	"$(body '"$j->{branch} $j->{pr} $j->{baseline}{sha}"')"
+api GET "/api/v1/projects/app/commits/$merge/report?pr=7&baseline=merge-base" >/dev/null
+check_eq "... its merge base with main (c2), from git, is the baseline by the merge-base rule" \
+	"$c2 pull request #7: its merge base $(echo "$c2" | cut -c1-12) with 'main' has a run" \
+	"$(body '"$j->{baseline}{sha} $j->{baseline_reason}"')"
 
 # GitLab CI, merge request pipeline.
 report "$scratch/r.json" run-mr 95
@@ -93,6 +97,13 @@ up_env GITLAB_CI=true CI_MERGE_REQUEST_IID=9 CI_MERGE_REQUEST_SOURCE_BRANCH_NAME
 	CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main CI_COMMIT_SHA="$f1" -- -q "$scratch/r.json" >/dev/null 2>&1
 api GET "/api/v1/projects/app/commits/$f1/report?pr=9" >/dev/null
 check_eq "GitLab merge request (the source branch's head, no merge commit): the base branch's latest run" "feature 9 $c3" "$(body '"$j->{branch} $j->{pr} $j->{baseline}{sha}"')"
+report "$scratch/r.json" run-mr-base 95
+up_env GITLAB_CI=true CI_MERGE_REQUEST_IID=10 CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=feature \
+	CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main CI_COMMIT_SHA="$f1" CI_MERGE_REQUEST_DIFF_BASE_SHA="$c2" -- -q \
+	"$scratch/r.json" >/dev/null 2>&1
+api GET "/api/v1/projects/app/commits/$f1/report?pr=10&baseline=merge-base" >/dev/null
+check_eq "... with CI_MERGE_REQUEST_DIFF_BASE_SHA, the merge base by the merge-base rule" "$c2" \
+	"$(body '$j->{baseline}{sha}')"
 
 # Flags win over everything.
 report "$scratch/r.json" run-flags 100
@@ -163,6 +174,6 @@ check "each retry was announced" grep -q "retrying in" "$scratch/late.err"
 up --flush --spool "$spool" >/dev/null 2>"$scratch/err"
 check_eq "--flush: exit 0, the spool empty" "0 0" "$? $(ls "$spool" | wc -l | tr -d ' ')"
 api GET /api/v1/projects/app/commits/c0ffee/report >/dev/null
-check_eq "the spooled run arrived, once" "run-down 9" "$(body '$j->{run_id}') $(run_count app)"
+check_eq "the spooled run arrived, once" "run-down 10" "$(body '$j->{run_id}') $(run_count app)"
 stop_server
 done_testing

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzzes bm-check's reader of bm-server's answer to GET
- * /api/v1/projects/NAME/commits/SHA/report (check_from_answer): any input
- * either fails with one line about the answer, or gives a check that
- * bm-check can use as it does: judge with expectations (and without the
- * benchmarks they list), print as text and Markdown, and sum up for a
- * commit status. */
+/* Fuzzes bm-check's readers of bm-server's answers to GET
+ * /api/v1/projects/NAME/commits/SHA/report (check_from_answer) and
+ * .../runs (commit_runs_parse): any input either fails with one line
+ * about the answer, or gives what bm-check uses as it does: a check to
+ * judge with expectations (and without the benchmarks they list), print
+ * as text, Markdown and a comment of several jobs, and sum up for a
+ * commit status; a list of runs whose groups are among its runs. */
 #include "config.h"
 
 #include "check.h"
 #include "check_config.h"
+#include "commit_runs.h"
+#include "check_markdown.h"
 #include "check_output.h"
 #include "expectations.h"
 #include "fuzz.h"
@@ -46,6 +49,8 @@ static void use(const struct check *c, const struct expectations *e)
 	check_print_text(sink(), c, &x);
 	check_print_markdown(sink(), c, NULL);
 	check_print_markdown(sink(), c, &x);
+	struct check_section s[2] = {{c, &x, "x86_64, bm-model/1", "http://s/"}, {c, NULL, "aarch64, `m`", NULL}};
+	check_print_comment(sink(), "<!-- bm-check: p -->", s, 2);
 	check_expected_release(&x);
 	char line[141];
 	memset(line, 'x', sizeof line);
@@ -54,8 +59,30 @@ static void use(const struct check *c, const struct expectations *e)
 	FUZZ_ASSERT(check_exit_code(c) == 0 || check_exit_code(c) == 1);
 }
 
+/* The same bytes as a list of runs. */
+static void runs(const uint8_t *data, size_t size)
+{
+	struct commit_runs r;
+	char *err = NULL;
+	if (commit_runs_parse(&r, (const char *)data, size, &err)) {
+		FUZZ_ASSERT(err && !strncmp(err, "the server's list of runs", 25) && !strchr(err, '\n'));
+		FUZZ_ASSERT(r.groups == NULL && r.runs == NULL);
+		free(err);
+		return;
+	}
+	FUZZ_ASSERT(r.ngroups <= r.nruns && commit_runs_same(&r, &r));
+	for (size_t i = 0; i < r.ngroups; i++) {
+		int found = 0;
+		for (size_t k = 0; k < r.nruns && !found; k++)
+			found = !strcmp(r.groups[i], r.runs[k]);
+		FUZZ_ASSERT(found);
+	}
+	commit_runs_release(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	runs(data, size);
 	static struct expectations *e;
 	char *err = NULL;
 	if (!e) {

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Commit impact, verdicts and the change/stability rule (lib/compare.c,
  * lib/change.c): the seed's worked examples and the deterministic-data
- * cases that statistical detectors cannot handle. */
+ * cases that statistical detectors cannot handle; which results compare
+ * at all (lib/series_identity.c). */
 #include "change.h"
 #include "compare.h"
+#include "series_identity.h"
 #include "unit.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 START_TEST(commit_impact_worked_examples)
 {
@@ -191,6 +195,68 @@ START_TEST(short_series)
 }
 END_TEST
 
+static void identity_is(const char *model, int warm, const char *engine, const char *cpu, const char *want)
+{
+	struct bm_report r;
+	memset(&r, 0, sizeof r);
+	r.model.id = (char *)model;
+	r.model.warm_caches = warm;
+	r.engine = (char *)engine;
+	r.model.cpu = (char *)cpu;
+	char *id = report_series_identity(&r);
+	ck_assert_str_eq(id, want);
+	free(id);
+}
+
+START_TEST(series_identities)
+{
+	/* Every stored run of the default configuration keeps its identity. */
+	identity_is("bm-model/1", 1, "bm", REPORT_FIXED_CPU, "bm-model/1+warm");
+	identity_is("bm-model/1", 1, NULL, NULL, "bm-model/1+warm");
+	identity_is("bm-model/1", 0, "bm", REPORT_FIXED_CPU, "bm-model/1");
+	identity_is("import/gbench", 0, NULL, NULL, "import/gbench");
+	/* Callgrind's guest sees the host's CPU. */
+	identity_is("bm-model/1", 1, "callgrind", "host: AMD EPYC", "bm-model/1+warm+callgrind+cpu=host: AMD EPYC");
+	identity_is("bm-model/1", 0, "callgrind", NULL, "bm-model/1+callgrind");
+	/* Another fixed CPU (another bm version) is another series. */
+	identity_is("bm-model/1", 1, "bm", "x86-64-v3", "bm-model/1+warm+cpu=x86-64-v3");
+}
+END_TEST
+
+static void difference_is(const char *there, const char *here, const char *want)
+{
+	char *why = series_identity_difference(there, here, "there", "here");
+	if (!want) {
+		ck_assert_ptr_null(why);
+		return;
+	}
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strncmp(why, want, strlen(want)) == 0, "'%s' does not start with '%s'", why, want);
+	free(why);
+}
+
+START_TEST(series_differences_name_the_field)
+{
+	difference_is("bm-model/1+warm", "bm-model/1+warm", NULL);
+	difference_is("bm-model/1+warm", "bm-model/1+warm+callgrind+cpu=host: AMD EPYC",
+		      "engine: bm there, callgrind here (rerun one of them with the other's engine: bm-run --engine bm, "
+		      "or --engine callgrind)");
+	difference_is("bm-model/1+callgrind+cpu=host: A", "bm-model/1+callgrind+cpu=host: B",
+		      "virtual CPU: 'host: A' there, 'host: B' here (");
+	difference_is("bm-model/1+warm+cpu=x86-64-v3", "bm-model/1+warm", "virtual CPU: 'x86-64-v3' there, bm's fixed virtual CPU here (");
+	difference_is("bm-model/1+callgrind", "bm-model/1+callgrind+cpu=host: B", "virtual CPU: none recorded there, 'host: B' here (");
+	difference_is("bm-model/2", "bm-model/1+warm+callgrind", "cost model: bm-model/2 there, bm-model/1 here (");
+	difference_is("import/gbench", "bm-model/1", "cost model: import/gbench there, bm-model/1 here (");
+	difference_is("bm-model/1", "bm-model/1+warm",
+		      "simulated caches: cold there, warm here (rerun one of them as the other was: bm-run --cold, or --warm)");
+	difference_is("bm-model/1+warm+callgrind", "bm-model/1+callgrind", "simulated caches: warm there, cold here (");
+	/* A CPU may hold a '+', and "+cpu=" too. */
+	difference_is("bm-model/1+cpu=a+b+cpu=c", "bm-model/1+cpu=a+b+cpu=d", "virtual CPU: 'a+b+cpu=c' there, 'a+b+cpu=d' here (");
+	/* What does not take apart as written still differs. */
+	difference_is("m+warm+x+y", "m+warm+x", "engine: x+y there, x here (");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -203,6 +269,8 @@ int main(void)
 	tcase_add_test(tc, a_one_percent_step_is_found_at_its_first_commit);
 	tcase_add_test(tc, a_noisy_old_value_is_not_stable);
 	tcase_add_test(tc, short_series);
+	tcase_add_test(tc, series_identities);
+	tcase_add_test(tc, series_differences_name_the_field);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

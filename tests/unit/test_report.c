@@ -453,7 +453,8 @@ END_TEST
 #define HEAD                                                                                   \
 	"{\"schema\": \"bm-report/1\", \"run_id\": \"u\", \"created_at\": \"t\","                  \
 	" \"tool\": {\"name\": \"bm-run\", \"version\": \"1\"},"                                  \
-	" \"model\": {\"id\": \"bm-model/1\", \"frequency_hz\": 3e9}, \"context\": {},"
+	" \"model\": {\"id\": \"bm-model/1\", \"frequency_hz\": 2}, \"context\": {},"
+/* At 2 Hz, 1 cycle takes 0.5 s: 2 runs per second. */
 #define OK_FIELDS "\"events\": {\"Ir\": 1}, \"cycles\": 1, \"time_s\": 0.5, \"speed\": 2"
 
 /* text is rejected with exactly msg, and the report is left empty. */
@@ -491,7 +492,7 @@ START_TEST(invalid_reports_are_rejected_naming_the_field)
 	reject(HEAD "\"benchmarks\": [{\"id\": \"a\"}]}", "missing field 'benchmarks[0].status'");
 	reject(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"skipped\"},"
 		    " {\"id\": \"b\", \"status\": \"ok\", \"events\": {}, \"cycles\": 1,"
-		    " \"time_s\": 0, \"speed\": 0},"
+		    " \"time_s\": 0.5, \"speed\": 2},"
 		    " {\"id\": \"c\", \"status\": \"ok\", \"events\": {}, \"cycles\": -3,"
 		    " \"time_s\": 0, \"speed\": 0}]}",
 	       "benchmarks[2].cycles: expected a non-negative integer");
@@ -569,6 +570,93 @@ START_TEST(invalid_reports_are_rejected_naming_the_field)
 }
 END_TEST
 
+/* One ok benchmark "s::a" with these numbers, at 3 GHz. */
+#define NUMBERS(cycles, time, speed)                                                            \
+	"{\"schema\": \"bm-report/1\", \"run_id\": \"u\", \"created_at\": \"t\","                  \
+	" \"tool\": {\"name\": \"bm-run\", \"version\": \"1\"},"                                  \
+	" \"model\": {\"id\": \"bm-model/1\", \"frequency_hz\": 3e9}, \"context\": {},"              \
+	" \"benchmarks\": [{\"id\": \"x\", \"status\": \"failed\"}, {\"id\": \"s::a\", \"status\": \"ok\","   \
+	" \"events\": {}, \"cycles\": " cycles ", \"time_s\": " time ", \"speed\": " speed "}]}"
+
+static void accept(const char *text)
+{
+	json_t *j = json_loads(text, 0, NULL);
+	struct bm_report r;
+	char *err = NULL;
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(report_from_json(j, &r, &err) == 0, "%s", err);
+	report_release(&r);
+	json_decref(j);
+}
+
+START_TEST(numbers_that_contradict_themselves_are_rejected)
+{
+	/* The report: stored, and gated on its claimed speed. */
+	reject(NUMBERS("1000", "5", "1e12"),
+	       "benchmarks[1].speed: 1e+12 in benchmark 's::a' contradicts its cycles: 1000 cycles at "
+	       "model.frequency_hz 3000000000 are 3000000 runs per second (speed = frequency_hz / cycles)");
+	reject(NUMBERS("1000", "5", "3e6"),
+	       "benchmarks[1].time_s: 5 in benchmark 's::a' contradicts its cycles: 1000 cycles at "
+	       "model.frequency_hz 3000000000 take 3.333333333e-07 s (time_s = cycles / frequency_hz)");
+	/* No impact and a neutral verdict; a -100% regression ranked first. */
+	reject(NUMBERS("1000", "3.3333333333333335e-07", "0"),
+	       "benchmarks[1].speed: 0 in benchmark 's::a' contradicts its cycles: 1000 cycles at "
+	       "model.frequency_hz 3000000000 are 3000000 runs per second (speed = frequency_hz / cycles)");
+	reject(NUMBERS("1000", "3.3333333333333335e-07", "5e-324"),
+	       "benchmarks[1].speed: 4.940656458e-324 in benchmark 's::a' contradicts its cycles: 1000 cycles at "
+	       "model.frequency_hz 3000000000 are 3000000 runs per second (speed = frequency_hz / cycles)");
+	/* 0 cycles (bm-profile of a file that counted nothing): no time, no
+	 * speed, not compared. */
+	accept(NUMBERS("0", "0", "0"));
+	reject(NUMBERS("0", "0", "5"), "benchmarks[1].speed: 5 in benchmark 's::a' contradicts its cycles: 0 cycles "
+				       "take no time and have no speed (0 for both)");
+	reject(NUMBERS("0", "1e-9", "0"), "benchmarks[1].time_s: 1e-09 in benchmark 's::a' contradicts its cycles: "
+					  "0 cycles take no time and have no speed (0 for both)");
+	/* More than rounding: cycles rounded down by the writer, 3e9 / 110. */
+	reject(NUMBERS("27272727", "0.00909090909090909", "110"),
+	       "benchmarks[1].speed: 110 in benchmark 's::a' contradicts its cycles: 27272727 cycles at "
+	       "model.frequency_hz 3000000000 are 110.0000011 runs per second (speed = frequency_hz / cycles)");
+	/* What bm-run writes (17 digits), and rounding to 15 digits. */
+	accept(NUMBERS("27272727", "0.0090909090000000005", "110.00000110000001"));
+	accept(NUMBERS("27272727", "0.009090909", "110.0000011"));
+	accept(NUMBERS("42857142", "0.014285714", "70.0000014000000"));
+	/* A billionth off is more than rounding. */
+	reject(NUMBERS("3000", "1.000000002e-6", "1e6"),
+	       "benchmarks[1].time_s: 1.000000002e-06 in benchmark 's::a' contradicts its cycles: 3000 cycles at "
+	       "model.frequency_hz 3000000000 take 1e-06 s (time_s = cycles / frequency_hz)");
+	accept(NUMBERS("3000", "1.0000000005e-6", "1e6"));
+}
+END_TEST
+
+START_TEST(a_benchmark_id_twice_is_rejected)
+{
+	reject(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"ok\", " OK_FIELDS "},"
+		    " {\"id\": \"b\", \"status\": \"failed\"}, {\"id\": \"a\", \"status\": \"skipped\"}]}",
+	       "benchmarks: 'a' appears twice");
+	accept(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"skipped\"}, {\"id\": \"a[t]\", \"status\": \"skipped\"}]}");
+}
+END_TEST
+
+START_TEST(imported_values_of_zero_or_less_are_read_but_not_compared)
+{
+	const char *text = HEAD "\"benchmarks\": [{\"id\": \"z\", \"status\": \"ok\", \"metric\": \"bytes\","
+			   " \"unit\": \"B\", \"value\": 0}, {\"id\": \"n\", \"status\": \"ok\","
+			   " \"metric\": \"delta\", \"unit\": \"runs/s\", \"value\": -3}]}";
+	json_t *j = json_loads(text, 0, NULL);
+	struct bm_report r;
+	char *err = NULL;
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(report_from_json(j, &r, &err) == 0, "%s", err);
+	ck_assert(benchmark_speed(&r.benchmarks[0]) == 0);
+	ck_assert(benchmark_speed(&r.benchmarks[1]) == 0);
+	report_release(&r);
+	json_decref(j);
+	reject(HEAD "\"benchmarks\": [{\"id\": \"z\", \"status\": \"ok\", \"metric\": \"m\", \"unit\": \"s\","
+		    " \"value\": \"fast\"}]}",
+	       "benchmarks[0].value: expected a finite number");
+}
+END_TEST
+
 START_TEST(unknown_fields_are_ignored)
 {
 	const char *text =
@@ -579,7 +667,8 @@ START_TEST(unknown_fields_are_ignored)
 		" \"arch\": \"x86_64\", \"libc\": \"glibc\"}, \"ci\": true},"
 		" \"benchmarks\": [{\"id\": \"s::n[t]\", \"status\": \"ok\", \"colour\": \"red\","
 		" \"events\": {\"Ir\": 10, \"Foo\": \"bar\", \"sysCount\": 0}, \"cycles\": 10,"
-		" \"time_s\": 0, \"speed\": 0, \"syscalls\": null, \"profile\": {\"any\": 1}}]}";
+		" \"time_s\": 3.3333333333333334e-9, \"speed\": 300000000, \"syscalls\": null,"
+		" \"profile\": {\"any\": 1}}]}";
 	json_t *j = json_loads(text, 0, NULL);
 	struct bm_report r;
 	char *err = NULL;
@@ -779,6 +868,9 @@ int main(void)
 	tcase_add_test(tc, syscalls_release_frees_and_zeroes);
 	tcase_add_test(tc, benchmark_ids_split_into_suite_name_and_tag);
 	tcase_add_test(tc, invalid_reports_are_rejected_naming_the_field);
+	tcase_add_test(tc, numbers_that_contradict_themselves_are_rejected);
+	tcase_add_test(tc, a_benchmark_id_twice_is_rejected);
+	tcase_add_test(tc, imported_values_of_zero_or_less_are_read_but_not_compared);
 	tcase_add_test(tc, unknown_fields_are_ignored);
 	tcase_add_test(tc, written_suite_name_and_tag_win_over_the_id);
 	tcase_add_test(tc, a_failed_write_says_why_and_leaves_nothing);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Text that comes from outside (lib/error.c, lib/utf8.c) and the identity
- * every report gets (lib/report_identity.c): control characters escaped
- * or found, UTF-8 told from what is not, run ids and times well formed. */
+/* Text that comes from outside (lib/error.c, lib/utf8.c), the identity
+ * every report gets (lib/report_identity.c) and numbers for people
+ * (lib/fmt.c): control characters escaped or found, UTF-8 told from what
+ * is not, run ids and times well formed, figures printed whole. */
 #include "config.h"
 
 #include "error.h"
+#include "fmt.h"
 #include "report_identity.h"
 #include "unit.h"
 #include "utf8.h"
@@ -28,6 +30,12 @@ START_TEST(escape_controls)
 	/* C1 as UTF-8 (U+009B, CSI), a lone 0x9b, a cut sequence. */
 	escaped_is("c1 \xc2\x9b", "c1 \\xc2\\x9b");
 	escaped_is("lone \x9b", "lone \\x9b");
+	/* Invisible characters that reorder or hide text: a right-to-left
+	 * override, a zero-width space, a byte-order mark; a visible
+	 * neighbour (U+2010, a hyphen) is kept. */
+	escaped_is("gnp\xe2\x80\xae.exe", "gnp\\xe2\\x80\\xae.exe");
+	escaped_is("a\xe2\x80\x8b" "b\xef\xbb\xbf", "a\\xe2\\x80\\x8bb\\xef\\xbb\\xbf");
+	escaped_is("x\xe2\x80\x90y", "x\xe2\x80\x90y");
 	escaped_is("cut \xe2\x9c", "cut \\xe2\\x9c");
 	escaped_is("", "");
 	ck_assert_ptr_null(bm_escape_controls(NULL));
@@ -95,6 +103,29 @@ START_TEST(times)
 }
 END_TEST
 
+/* Whatever its size, a figure is printed whole: it fits FMT_SIZE with
+ * room to spare, and keeps its sign and unit. */
+START_TEST(figures_are_whole)
+{
+	char b[FMT_SIZE];
+	ck_assert_str_eq(fmt_percent(b, -0.3), "-30.00%");
+	ck_assert_str_eq(fmt_percent(b, 0.1234), "+12.34%");
+	ck_assert_str_eq(fmt_percent(b, 9999.99), "+999999.00%");
+	ck_assert_str_eq(fmt_percent(b, 1.6547933233333e8), "+1.65e+10%");
+	ck_assert_str_eq(fmt_percent(b, 1e308), "+inf%");
+	ck_assert_str_eq(fmt_percent(b, 1e306), "+1e+308%");
+	ck_assert_str_eq(fmt_percent(b, -1), "-100.00%");
+	ck_assert_str_eq(fmt_seconds(b, 2.5), "2.50 s");
+	ck_assert_str_eq(fmt_seconds(b, 1.25e-3), "1.25 ms");
+	ck_assert_str_eq(fmt_seconds(b, 1e300), "1e+300 s");
+	ck_assert_str_eq(fmt_seconds(b, -1e300), "-1e+300 s");
+	ck_assert_str_eq(fmt_seconds(b, 1e-100), "1e-91 ns");
+	ck_assert_str_eq(fmt_seconds(b, -0.002), "-2.00 ms");
+	ck_assert_str_eq(fmt_seconds(b, 0), "0.00 ns");
+	ck_assert_str_eq(fmt_rate(b, 1e308), "1e+296 T/s");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("text");
@@ -105,6 +136,7 @@ int main(void)
 	tcase_add_test(tc, utf8);
 	tcase_add_test(tc, run_ids);
 	tcase_add_test(tc, times);
+	tcase_add_test(tc, figures_are_whole);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -49,6 +49,15 @@ test('the pull request report: baseline, gauge, failed first, then by impact, un
   await page.done();
 });
 
+test('bm-check --baseline merge-base links here with the rule: the page compares as the check did', async () => {
+  const {json: r} = await api(`/api/v1/projects/${P}/commits/${env.prSha}/report?pr=7&baseline=merge-base`);
+  assert.match(r.baseline_reason, /\(merge-base rule: /, 'this pull request was uploaded without its merge base');
+  const page = await newPage();
+  await open(page, `/projects/${P}/commits/${env.prSha}?pr=7&baseline=merge-base`);
+  assert.equal((await page.textContent('.baseline .reason')).trim(), r.baseline_reason);
+  await page.done();
+});
+
 test('a push without a comparable baseline says why', async () => {
   const {json: br} = await api(`/api/v1/projects/${P}/branches`);
   // main's fifth commit is the first on x86_64: its ancestors ran on aarch64.

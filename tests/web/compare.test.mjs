@@ -55,7 +55,17 @@ test('a local report chosen with the file input is compared with main, and not u
   assert.equal(byId['suite::local-only'][0], 'only in file');
   assert.equal(byId['suite::crashy'][0], 'failed');
   assert.deepEqual(page.requests.slice(before), [], 'reading the file asked the server nothing');
+  assert.equal(await page.locator('#compare-file .warning').count(), 0, 'measured as main was: nothing to warn of');
   await shot(page, 'compare-file');
+  // The same report as callgrind would have measured it: another series.
+  const cg = localReport();
+  cg.tool.engine = 'callgrind';
+  cg.model.cpu = 'host: AMD EPYC 7B13';
+  fs.writeFileSync(file, JSON.stringify(cg));
+  await page.setInputFiles('#compare-file input[type="file"]', []);
+  await page.setInputFiles('#compare-file input[type="file"]', file);
+  await page.waitForSelector('#compare-file .warning');
+  assert.match(await page.textContent('#compare-file .warning'), /measured differently \(bm-model\/1\S* in main, bm-model\/1\S*\+callgrind\+cpu=host: AMD EPYC 7B13 in file\)/);
   fs.rmSync(dir, {recursive: true});
   await page.done();
 });

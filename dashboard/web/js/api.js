@@ -25,8 +25,10 @@ export const paths = {
   branches: (p) => `/api/v1/projects/${enc(p)}/branches`,
   acknowledgements: (p) => `/api/v1/projects/${enc(p)}/acknowledgements`,
   acknowledgement: (p, id) => `/api/v1/projects/${enc(p)}/acknowledgements/${enc(String(id))}`,
-  acknowledge: (p, sha, pr, run) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr, run})}`,
-  report: (p, sha, pr, run) => `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr, run})}`,
+  acknowledge: (p, sha, pr, run, baseline) =>
+    `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr, run, baseline})}`,
+  report: (p, sha, pr, run, baseline) =>
+    `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr, run, baseline})}`,
   history: (p, id, branch, metric) =>
     `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric})}`,
   benchmarks: (p, branch) => `/api/v1/projects/${enc(p)}/benchmarks${query({branch})}`,

@@ -16,7 +16,9 @@ export function si(v, unit = '') {
     if (a >= f || f === 1e-9) {
       const x = v / f;
       const d = Math.abs(x) >= 100 ? 1 : Math.abs(x) >= 10 ? 2 : 3;
-      return `${x.toFixed(a === 0 ? 0 : d)} ${p}${unit}`.trim();
+      // Beyond the largest prefix: exponent notation, not 300 digits.
+      const s = Math.abs(x) >= 1e6 ? x.toPrecision(3) : x.toFixed(a === 0 ? 0 : d);
+      return `${s} ${p}${unit}`.trim();
     }
   }
   return String(v);
@@ -34,13 +36,16 @@ export function ns(v) {
 }
 
 // A fraction as a signed percentage: +1.23%, −30.0%, +0.0412%; small
-// changes keep three significant digits so that they do not read as 0.
+// changes keep three significant digits so that they do not read as 0,
+// huge ones (a million percent and up) read in exponent notation,
+// +1.65e+10%, never as a row of digits.
 export function pct(v, signed = true) {
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';
   const p = v * 100;
   const a = Math.abs(p);
   let s;
   if (a === 0) s = '0';
+  else if (a >= 1e6) s = a.toPrecision(3);
   else if (a >= 100) s = a.toFixed(0);
   else if (a >= 10) s = a.toFixed(1);
   else if (a >= 0.1) s = a.toFixed(2);

@@ -53,3 +53,17 @@ export function speedOf(b) {
   const s = rate ? v : 1 / v;
   return Number.isFinite(s) ? s : null;
 }
+
+// The bm engine's fixed virtual CPU, as reports name it (REPORT_FIXED_CPU
+// in lib/report.h).
+const FIXED_CPU = 'VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid max leaf 1, SSE2 (no SSE3 or later)';
+
+// What a report's results compare with, as the server stores it in a
+// run's "model" (lib/series_identity.c, the same rule): the cost model,
+// "+warm" for warm caches, "+ENGINE" for an engine other than bm's, and
+// "+cpu=CPU" for a CPU other than the bm engine's fixed one.
+export function seriesIdentity(rep) {
+  const engine = rep.tool?.engine, cpu = rep.model?.cpu;
+  return (rep.model?.id ?? '?') + (rep.model?.warm_caches ? '+warm' : '') +
+    (engine && engine !== 'bm' ? `+${engine}` : '') + (cpu && cpu !== FIXED_CPU ? `+cpu=${cpu}` : '');
+}

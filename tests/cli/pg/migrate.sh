@@ -69,6 +69,17 @@ check_eq "... new tokens get new ids" "201 4" \
 	"$(api POST /api/v1/projects/app/tokens -H "Authorization: Bearer $admin_tok" -d '{"admin":false}') $(body '$j->{id}')"
 stop_server
 
+# A source that does not exist is an error: it is not created (it was,
+# empty, and "copied" into the target).
+fresh=$(test_db fresh)
+"$BM_SERVER_BIN" migrate --from "sqlite:$scratch/missing.db" --to "$fresh" >migrate.out 2>migrate.err
+check_eq "from a SQLite file that does not exist: exit 2, saying so" \
+	"2|bm-server: database '$scratch/missing.db' does not exist (nothing is created here: give an existing SQLite database); nothing was copied|" \
+	"$?|$(cat migrate.err)|$(cat migrate.out)"
+check "... and it was not created" test ! -e "$scratch/missing.db"
+check_eq "... and the target was not touched" 0 \
+	"$(db_query "$fresh" "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")"
+
 # A target that is not empty is refused, and left as it was.
 "$BM_SERVER_BIN" migrate --from "sqlite:$src" --to "$dst" >/dev/null 2>migrate.err
 check_eq "into a database with data: exit 2" 2 $?

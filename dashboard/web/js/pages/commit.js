@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// /projects/NAME/commits/SHA[?pr=N][&run=ID]: one commit (or pull request) against
+// /projects/NAME/commits/SHA[?pr=N][&run=ID][&baseline=merge-base]: one commit (or pull request) against
 // its baseline: the baseline and why, the commit impact on a gauge, every
 // benchmark's impact (failed first, unchanged collapsed), with links to
 // each benchmark's history and profile.  bm-check's summary links here.
@@ -40,7 +40,7 @@ function ackNote(b) {
 }
 
 // The form that acknowledges one of the slower benchmarks not yet covered.
-function ackForm(project, r, run) {
+function ackForm(project, r, run, rule) {
   const open = r.benchmarks.filter((b) => b.status === 'ok' && b.impact !== null && b.impact < 0 && !(b.acknowledgement && b.acknowledgement.covers));
   if (!open.length) return null;
   const which = h('select', {name: 'benchmark', 'aria-label': 'benchmark'},
@@ -53,7 +53,7 @@ function ackForm(project, r, run) {
     e.preventDefault();
     const t = token.value.trim();
     try {
-      await post(paths.acknowledge(project, r.commit, r.pr, run), {benchmark: which.value, by: by.value.trim(), reason: reason.value.trim()}, {token: t});
+      await post(paths.acknowledge(project, r.commit, r.pr, run, rule), {benchmark: which.value, by: by.value.trim(), reason: reason.value.trim()}, {token: t});
       keepToken('any', project, t);
       await renderAgain();
     } catch (err) {
@@ -77,8 +77,9 @@ export async function render(ctx) {
   const {project, sha} = ctx.params;
   const pr = ctx.query.get('pr');
   const run = ctx.query.get('run');
+  const rule = ctx.query.get('baseline'); // the baseline rule bm-check --baseline linked with
   ctx.title(`${pr ? `#${pr} ` : ''}${f.shortSha(sha)} · ${project}`);
-  const r = await get(paths.report(project, sha, pr, run), {signal: ctx.signal});
+  const r = await get(paths.report(project, sha, pr, run, rule), {signal: ctx.signal});
   const base = r.baseline;
   // A pull request's branch has no history of its own (its runs are not
   // part of a branch's series): its benchmarks' history is the base's.
@@ -145,7 +146,7 @@ export async function render(ctx) {
 
   const list = h('section', {class: 'benchmarks-card'},
     h('h2', null, `Benchmarks (${r.benchmarks.length})`),
-    ackForm(project, r, run),
+    ackForm(project, r, run, rule),
     ...benchmarkTables(r.benchmarks, columns));
 
   fill(ctx.root, head, h('div', {class: 'cards'}, impact, baseline), list);

@@ -13,7 +13,7 @@ import * as f from '../format.js';
 import * as urls from '../urls.js';
 import {navigate, setUrl} from '../router.js';
 import {select, statusBadge, impactCell, benchmarkTables} from './common.js';
-import {readReport, speedOf} from '../localreport.js';
+import {readReport, seriesIdentity, speedOf} from '../localreport.js';
 
 export const name = 'compare';
 
@@ -71,7 +71,7 @@ function columns(project, labelA, labelB, historyBranch) {
 
 function mismatch(modelA, platA, modelB, platB, labelA, labelB) {
   const notes = [];
-  if (modelA !== modelB) notes.push(`cost models differ (${modelA} in ${labelA}, ${modelB} in ${labelB})`);
+  if (modelA !== modelB) notes.push(`they were measured differently (${modelA} in ${labelA}, ${modelB} in ${labelB})`);
   if (f.platformKey(platA) !== f.platformKey(platB))
     notes.push(`platforms differ (${f.platformText(platA)} in ${labelA}, ${f.platformText(platB)} in ${labelB})`);
   return notes.length ? h('p', {class: 'warning'}, 'These results do not compare exactly: ', notes.join('; '), '.') : null;
@@ -120,7 +120,7 @@ export async function render(ctx) {
         h('p', {class: 'notice'}, 'Read in your browser: ', h('strong', null, file.name), ` (${f.plural(rep.benchmarks.length, 'benchmark')}, run `,
           h('code', null, String(rep.run_id ?? '?')), `), compared with the latest results of `, h('span', {class: 'branch'}, a),
           '. Nothing was uploaded or stored.'),
-        mismatch(ra.model, ra.platform, rep.model?.id ?? '?', rep.context?.platform ?? {}, a, label),
+        mismatch(ra.model, ra.platform, seriesIdentity(rep), rep.context?.platform ?? {}, a, label),
         ...benchmarkTables(rows, columns(project, a, label, a), {unchangedLabel: 'the same as ' + a}));
       localOut.dataset.rows = String(rows.length);
     } catch (e) {

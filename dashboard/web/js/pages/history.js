@@ -233,7 +233,7 @@ export async function render(ctx) {
 
   const markerList = markers.length
     ? h('section', {class: 'panel'}, h('h2', null, `Model or platform changes (${markers.length})`),
-      h('p', {class: 'meta'}, 'Values on either side of a dashed line were measured under a different cost model or on another platform, and do not compare.'),
+      h('p', {class: 'meta'}, 'Values on either side of a dashed line were measured differently (another cost model, engine, CPU or simulated caches) or on another platform, and do not compare.'),
       h('ul', {class: 'markers'}, markers.map((m) => h('li', null,
         h('a', {href: urls.commit(project, m.sha), class: 'sha'}, f.shortSha(m.sha)), ` (${f.date(m.timestamp)}): `, m.what.join('; ')))))
     : null;

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The tokens never reach benchmark code (issue 20): a benchmark that walks
+# every process it descends from, up to pid 1, and reads each one's
+# environment from /proc (tests/programs/hunt_tokens.c), measured as the
+# hosts run the measure job (tests/cli/ci_jobs.py, from action.yml and
+# gitlab-ci.yml) while the check job holds the tokens: it finds none.
+# bm-ci measure refuses to run where a token is in its environment (its
+# parents would hold it); bm-ci in one job warns, and keeps the tokens out
+# of bm-run and what it starts.
+. "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/cli/server_lib.sh"
+. "$top_srcdir/tests/cli/ci_lib.sh"
+
+db=$(test_db bm)
+tok=$("$BM_SERVER_BIN" --db "$db" project create app 2>/dev/null)
+start_server "$db" || exit 1
+${CC:-cc} -O1 -g -o "$scratch/hunt" "$top_srcdir/tests/programs/hunt_tokens.c" || exit 1
+# The tokens planted: bm's, GitHub's (github.token), GitLab's job token
+# and note token (ci_lib.sh's jobs give the same).
+printf '%s\n' "$tok" gh-token glcbt-job-token-of-this-pipeline-0123 gl-token >"$scratch/tokens"
+git_repo "$scratch/repo"
+c1=$(commit c1 2026-11-01T10:00:00Z)
+push_env="GITHUB_EVENT_NAME=push GITHUB_REF=refs/heads/main GITHUB_SHA=$c1"
+# found FILE: what the hunt found, "COMM NAME" a line.
+found() {
+	sed -n 's/^found [0-9]* //p' "$1" | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+# above_ci_only FILE: true when the hunt found some token, every one in the
+# first shell up its ancestry (bm-ci) or above it: none in bm-run, the
+# keeper, the benchmark.
+above_ci_only() {
+	awk '$1 == "process" { i++; if (!sh && ($3 == "sh" || $3 == "bm-ci")) sh = i; at[$2] = i }
+	     $1 == "found" { n++; if (!sh || at[$2] < sh) bad = 1 }
+	     END { exit !(n > 0 && !bad) }' "$1"
+}
+
+# ---- GitHub: the two jobs, as action.yml runs them ----
+# The workflow passes the token to the measure job too, by mistake: the
+# action gives it to no step there.
+rm -rf "$scratch/artifacts"
+check_eq "the measure job (mode measure) runs the benchmark: exit 0" 0 \
+	"$(gh_job "$scratch/m" "{\"mode\": \"measure\", \"programs\": \"$scratch/hunt $scratch/tokens $scratch/m.hunt\", \"token\": \"$tok\"}" \
+		GITHUB_WORKSPACE="$scratch/repo" $push_env)"
+check "... which looked at every process up to the runner and beyond: bm-run, bm-ci, the runner (ci_jobs.py)" \
+	sh -c "grep -q '^process [0-9]* bm-run\$' '$scratch/m.hunt' && grep -q '^process [0-9]* bm-ci\$' '$scratch/m.hunt' &&
+		grep -q '^process [0-9]* python3\$' '$scratch/m.hunt' && grep -q '^process 1 ' '$scratch/m.hunt'"
+check_eq "... and found no token in any of them" "" "$(found "$scratch/m.hunt")"
+check_eq "the check job, with the tokens, uploads and checks: exit 0" 0 \
+	"$(gh_job "$scratch/c" "{\"mode\": \"check\", \"server\": \"$server_url\", \"project\": \"app\", \"token\": \"$tok\", \"status\": \"false\"}" \
+		$push_env)"
+check "... its step had them" sh -c "tr '\\0' '\\n' <'$scratch/c/env.3' | grep -q '^BM_TOKEN=$tok\$'"
+
+# ---- bm-ci measure where a token is: refused, nothing run ----
+# refused VAR=VALUE...: bm-ci measure of the hunt with these variables;
+# prints its exit status and whether the hunt ran.
+refused() {
+	rm -f "$scratch/r.hunt"
+	env "$@" BM_PREFIX="$scratch/m/tmp/bm" BM_PROGRAMS="$scratch/hunt $scratch/tokens $scratch/r.hunt" \
+		BM_REPORT="$scratch/r.json" sh "$BM_CI" measure >/dev/null 2>"$scratch/r.err"
+	echo "$? $([ -f "$scratch/r.hunt" ] && echo ran || echo 'not run')"
+}
+check_eq "bm-ci measure with BM_TOKEN: exit 2, the benchmark not run" "2 not run" "$(refused BM_TOKEN="$tok")"
+check "... said, naming it and the way out" \
+	grep -q "^bm-ci: the environment holds 'BM_TOKEN', and the benchmarks (the pull request's code) could read them from this process: measure in a job without secrets, and check in another (docs/ci.md, \"Secrets\")$" \
+	"$scratch/r.err"
+check_eq "... GITHUB_TOKEN, GH_TOKEN: the same" "2 not run" "$(refused GITHUB_TOKEN=x GH_TOKEN=y)"
+check "... both named" grep -q "holds 'GH_TOKEN', 'GITHUB_TOKEN'," "$scratch/r.err"
+check_eq "... a name that says secret (_SECRET, _PASSWORD, _KEY, an OIDC request token): the same" "2 not run" \
+	"$(refused AWS_SECRET_ACCESS_KEY=x DB_PASSWORD=y SIGNING_KEY=z ACTIONS_ID_TOKEN_REQUEST_TOKEN=t)"
+check_eq "... a token under another name (bm's, GitHub's, GitLab's, by their look): the same" "2 not run|'A', 'B', 'C'" \
+	"$(refused A="$tok" B=ghp_0123456789abcdefghijABCDEFGHIJ C=glpat-0123456789abcdefghij)|$(sed -n "s/.*holds \(.*\), and the.*/\1/p" "$scratch/r.err")"
+check_eq "... GitLab's job token: a warning, the benchmark runs" "0 ran" \
+	"$(refused GITLAB_CI=true CI_JOB_TOKEN=glcbt-job-token-of-this-pipeline-0123 CI_RUNNER_SHORT_TOKEN=t1Ab2Cd3E)"
+check "... said" grep -q "^bm-ci: warning: 'CI_JOB_TOKEN' (GitLab gives every job its job token) can be read" "$scratch/r.err"
+check "... and kept out of bm-run and the benchmark" above_ci_only "$scratch/r.hunt"
+
+# ---- GitLab: the measure job, as gitlab-ci.yml runs it ----
+cat >"$scratch/gitlab-ci.yml" <<Y
+bm-measure:
+  extends: .bm-measure
+  variables:
+    BM_PROGRAMS: $scratch/hunt $scratch/tokens $scratch/gl.hunt
+Y
+printf '[{"key": "BM_TOKEN", "value": "%s", "environment_scope": "bm-check"},
+	{"key": "BM_GITLAB_TOKEN", "value": "gl-token", "environment_scope": "bm-check"}]\n' "$tok" \
+	>"$scratch/gitlab-variables.json"
+check_eq "GitLab: the measure job, the tokens scoped to bm-check: exit 0" 0 \
+	"$(gl_job "$scratch/gitlab-ci.yml" bm-measure "$scratch/gl" CI_COMMIT_SHA="$c1" CI_COMMIT_BRANCH=main)"
+check_eq "... the benchmark found the job token alone (GitLab gives it to every job)" CI_JOB_TOKEN \
+	"$(sed -n 's/^found [0-9]* [^ ]* //p' "$scratch/gl.hunt" | sort -u)"
+check "... in bm-ci's shell and above, none in bm-run or the benchmark" above_ci_only "$scratch/gl.hunt"
+printf '[{"key": "BM_TOKEN", "value": "%s", "environment_scope": "*"}]\n' "$tok" >"$scratch/gitlab-variables.json"
+check_eq "GitLab: BM_TOKEN of every environment's scope reaches the measure job: refused, exit 2" 2 \
+	"$(gl_job "$scratch/gitlab-ci.yml" bm-measure "$scratch/gl2" CI_COMMIT_SHA="$c1" CI_COMMIT_BRANCH=main)"
+check "... said" grep -q "^bm-ci: the environment holds 'BM_TOKEN'" "$scratch/gl2/err"
+
+# ---- bm-ci alone (both in one job): warned, and bm-run gets no token ----
+rc=$(env BM_PREFIX="$scratch/m/tmp/bm" BM_PROGRAMS="$scratch/hunt $scratch/tokens $scratch/all.hunt" \
+	BM_REPORT="$scratch/all.json" BM_SERVER="$server_url" BM_PROJECT=app BM_TOKEN="$tok" GITHUB_TOKEN=gh-token \
+	sh "$BM_CI" >/dev/null 2>"$scratch/all.err"; echo $?)
+check_eq "bm-ci in one job: measured, uploaded, checked: exit 0" 0 "$rc"
+check "... warning that the benchmarks run where the tokens are" \
+	grep -q "^bm-ci: warning: the benchmarks run in the job that holds 'BM_TOKEN', 'GITHUB_TOKEN' and could read them from this process" \
+	"$scratch/all.err"
+check "... which is so: the benchmark found them in bm-ci's shell" \
+	sh -c "grep -q '^found [0-9]* sh BM_TOKEN\$' '$scratch/all.hunt' && grep -q '^found [0-9]* sh GITHUB_TOKEN\$' '$scratch/all.hunt'"
+check "... but none in bm-run, its keeper or the benchmark's own process" above_ci_only "$scratch/all.hunt"
+
+done_testing
