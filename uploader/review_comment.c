@@ -226,7 +226,7 @@ int review_whoami(struct review_target *t, char **err)
 	if (rc) {
 		/* An installation token has no user: GitHub answers 403
 		 * "Resource not accessible by integration". */
-		if (t->site == &github && (status == 403 || status == 401) && env("GITHUB_ACTIONS")) {
+		if (t->site == &github && status == 403 && env("GITHUB_ACTIONS")) {
 			free(*err);
 			*err = NULL;
 			t->login = xstrdup(GITHUB_ACTIONS_BOT);

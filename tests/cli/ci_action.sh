@@ -25,7 +25,7 @@ check "python3-yaml is installed (quickstart installs it)" python3 -c 'import ya
 # that need it.
 for pair in programs:BM_PROGRAMS manifest:BM_MANIFEST run-args:BM_RUN_ARGS server:BM_SERVER project:BM_PROJECT \
 	token:BM_TOKEN threshold:BM_THRESHOLD comment:BM_COMMENT status:BM_STATUS baseline:BM_BASELINE \
-	report:BM_REPORT github-token:GITHUB_TOKEN mode:BM_MODE; do
+	report:BM_REPORT github-token:GITHUB_TOKEN comment-as:BM_COMMENT_AS mode:BM_MODE; do
 	check_eq "action.yml: input ${pair%%:*} is a step's ${pair#*:}" "\${{ inputs.${pair%%:*} }}" \
 		"$(yaml "$ACTION" "sorted(set(s['env']['${pair#*:}'] for s in d['runs']['steps'] if '${pair#*:}' in s.get('env', {})))[0]")"
 	[ "${pair#*:}" = BM_MODE ] || check "... and bm-ci reads ${pair#*:}" grep -q "${pair#*:}" "$BM_CI"
