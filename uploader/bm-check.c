@@ -562,6 +562,7 @@ int main(int argc, char **argv)
 	}
 	/* (Online, which_commit found the pull request.) */
 	if ((rc = comment_ready(&o, &where))) {
+		review_target_release(&where);
 		free(sha);
 		check_release(&c);
 		check_config_release(&cfg);
