@@ -35,6 +35,7 @@
 #define utf8_valid bm__utf8_valid
 #define utf8_code_point bm__utf8_code_point
 #define utf8_invisible bm__utf8_invisible
+#define utf8_repaired bm__utf8_repaired
 #define xasprintf bm__xasprintf
 #define xcalloc bm__xcalloc
 #define xgrow bm__xgrow

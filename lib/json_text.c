@@ -18,21 +18,8 @@ json_t *json_text(const char *s)
 	if (j)
 		return j;
 	/* Each invalid byte becomes the 3-byte U+FFFD. */
-	char *out = xmalloc(3 * n + 1);
-	size_t o = 0;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		size_t len = utf8_sequence_length(u + i, n - i);
-		if (len) {
-			memcpy(out + o, s + i, len);
-			o += len;
-			i += len;
-		} else {
-			memcpy(out + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
+	size_t o;
+	char *out = utf8_repaired(s, n, &o);
 	j = json_stringn(out, o);
 	free(out);
 	return j;

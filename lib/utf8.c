@@ -3,6 +3,10 @@
 
 #include "utf8.h"
 
+#include "xalloc.h"
+
+#include <string.h>
+
 size_t utf8_sequence_length(const unsigned char *s, size_t n)
 {
 	size_t len;
@@ -28,6 +32,28 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n)
 	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return len;
+}
+
+char *utf8_repaired(const char *s, size_t n, size_t *len)
+{
+	char *out = xmalloc(3 * n + 1);
+	size_t o = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_sequence_length(u + i, n - i);
+		if (k) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	*len = o;
+	return out;
 }
 
 unsigned utf8_code_point(const unsigned char *s, size_t len)

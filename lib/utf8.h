@@ -13,6 +13,11 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n);
 /* Whether the n bytes at s are all valid UTF-8 (n may be 0). */
 int utf8_valid(const char *s, size_t n);
 
+/* The n bytes at s with each byte that is not part of valid UTF-8
+ * replaced by U+FFFD, as a new NUL-terminated string (*len: its length,
+ * NUL excluded).  What a name becomes in a report. */
+char *utf8_repaired(const char *s, size_t n, size_t *len);
+
 /* The code point of the valid sequence of len bytes at s. */
 unsigned utf8_code_point(const unsigned char *s, size_t len);
 

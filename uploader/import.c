@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "strpool.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -125,16 +126,12 @@ void import_ids_free(struct import_ids *ids)
 
 #define QUOTE_MAX 200 /* bytes of an id shown in a message */
 
-struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, const char *id,
-				size_t len, char **err)
+/* Adds id (valid UTF-8, len bytes) unless it is there. */
+static struct bm_benchmark *add(struct bm_report *r, struct import_ids *ids, const char *id, size_t len, char **err)
 {
 	uint32_t idx;
 	if (len > IMPORT_MAX_ID) {
 		bm_error(err, "benchmark id longer than %d bytes", IMPORT_MAX_ID);
-		return NULL;
-	}
-	if (memchr(id, '\0', len)) {
-		bm_error(err, "NUL byte in a benchmark name");
 		return NULL;
 	}
 	if (strpool_find(ids->pool, id, len, &idx)) {
@@ -157,10 +154,30 @@ struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, con
 	return b;
 }
 
-long import_lookup(const struct import_ids *ids, const char *id, size_t len)
+struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, const char *raw, size_t raw_len,
+				char **err)
+{
+	if (memchr(raw, '\0', raw_len)) {
+		bm_error(err, "NUL byte in a benchmark name");
+		return NULL;
+	}
+	/* As the report will write it: two names that differ only in bytes
+	 * that are not UTF-8 are one id there. */
+	size_t len;
+	char *id = utf8_repaired(raw, raw_len, &len);
+	struct bm_benchmark *b = add(r, ids, id, len, err);
+	free(id);
+	return b;
+}
+
+long import_lookup(const struct import_ids *ids, const char *raw, size_t raw_len)
 {
 	uint32_t idx;
-	return strpool_find(ids->pool, id, len, &idx) ? (long)idx : -1;
+	size_t len;
+	char *id = utf8_repaired(raw, raw_len, &len);
+	long found = strpool_find(ids->pool, id, len, &idx) ? (long)idx : -1;
+	free(id);
+	return found;
 }
 
 /* Numbers ------------------------------------------------------------- */

@@ -67,12 +67,15 @@ void import_ids_free(struct import_ids *ids);
 /* Adds a benchmark with the given id (len bytes, no NUL inside) to r and
  * returns it, or returns NULL with *err set ("duplicate benchmark 'x'",
  * "more than 100000 benchmarks", "benchmark id longer than 4096 bytes";
- * without a position, which the caller adds).  The pointer is valid until
- * the next benchmark is added. */
+ * without a position, which the caller adds).  The id is taken as the
+ * report writes it, each byte that is not UTF-8 as U+FFFD: two names that
+ * differ only there are a duplicate.  The pointer is valid until the next
+ * benchmark is added. */
 struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, const char *id,
 				size_t len, char **err);
 
-/* The index in r of the benchmark with that id, or -1. */
+/* The index in r of the benchmark with that id (taken as import_add
+ * takes it), or -1. */
 long import_lookup(const struct import_ids *ids, const char *id, size_t len);
 
 /* Parses the len bytes at s as a decimal number ("-1.5e-3"; no hex, inf
