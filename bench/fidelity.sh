@@ -1,99 +1,162 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Fidelity of the cycle model: over the example benchmarks, the Spearman
-# rank correlation between bm-run's estimated time and the measured native
-# time (each example binary timing itself, median of its calibrated runs,
-# then the median of BM_BENCH_REPEATS such runs), next to the same
-# correlation for the instruction count (Ir) alone.
+# The fidelity study (docs/fidelity.md): how well bm's numbers follow native
+# time.  Builds the corpus (make fidelity: bench/fidelity/*.c), runs it
+# under bm-run once per configuration, times it natively (each program's
+# own calibrated loop, BM_FIDELITY_REPEATS times, interleaved), and prints
+# Markdown tables: for Ir and each configuration's estimated time, the
+# Spearman rank correlation with native time and, for every change pair,
+# bm's ratio against the native one, per half (fit, validation) of the
+# corpus.
 #
-# Estimated time excludes system calls, native time cannot; the table shows
-# the syscall wall time bm-run recorded so that outliers can be read.
-#
-# usage: bench/fidelity.sh [BUILD_DIR]   (default: build)
-# Needs: valgrind, perl.  Run it on an otherwise idle machine.
+# usage: bench/fidelity.sh [OPTIONS] [BUILD_DIR]     (default BUILD_DIR: build)
+#   --check             only check what the corpus needs (exit 0, or 2 naming the packages)
+#   --raw FILE          also write the raw data (bm-fidelity/1 JSON: every benchmark's
+#                       events and estimates per configuration, native medians, pair
+#                       ratios, halves) for a model-fitting step
+#   --native-from DIR   do not time natively: take the native times recorded in
+#                       DIR/native-times.tsv and DIR/native-ratios.tsv (bench/fidelity)
+#   --record            write the native times measured now into bench/fidelity/
+#   --from RAW          only print the tables of a raw file written before
+# Environment:
+#   BM_FIDELITY_CONFIGS   configurations, one per line or separated by ';', each
+#                         LABEL=BM-RUN OPTIONS (split at white space), e.g.
+#                         'bm-model/1=;callgrind=--engine callgrind'; default 'bm-model/1='
+#   BM_FIDELITY_RUN_ARGS  one configuration, labelled by its options (when
+#                         BM_FIDELITY_CONFIGS is unset), e.g. '--model bm-model/2'
+#   BM_FIDELITY_REPEATS   native runs of each program (default 5)
+#   BM_FIDELITY_MIN_TIME  their --min-time (default 0.2)
+#   BM_FIDELITY_JOBS      bm-run -j (default 2)
+# Needs: valgrind, perl, pkg-config and the libraries' -dev packages
+# (--check).  Run it on an otherwise idle machine: native times are only as
+# good as the machine is quiet.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$top/build}" && pwd)
-bmrun=$build/instrument/bm-run
-repeats=${BM_BENCH_REPEATS:-3}
-min_time=${BM_BENCH_MIN_TIME:-0.5}
-programs=${BM_BENCH_PROGRAMS:-hashtable sort parse fileio}
-for tool in valgrind perl; do
-	command -v "$tool" >/dev/null || { echo "fidelity.sh: '$tool' not found (apt-get install valgrind perl)" >&2; exit 2; }
-done
-[ -x "$bmrun" ] && [ -x "$build/examples/sort" ] ||
-	{ echo "fidelity.sh: build bm and its examples first (make && make examples)" >&2; exit 2; }
+analyze="$top/bench/fidelity/analyze.pl"
+programs="pairs compress sqlite json kernels"
+repeats=${BM_FIDELITY_REPEATS:-5}
+min_time=${BM_FIDELITY_MIN_TIME:-0.2}
+jobs=${BM_FIDELITY_JOBS:-2}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/bm-bench-fidelity.XXXXXX")
+die() { echo "fidelity.sh: $1" >&2; exit 2; }
+say() { echo "fidelity.sh: $1" >&2; }
+
+check=0 raw='' native_from='' record=0 from=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--check) check=1 ;;
+	--raw) [ $# -ge 2 ] || die "--raw needs a file name"; raw=$2; shift ;;
+	--native-from) [ $# -ge 2 ] || die "--native-from needs a directory"; native_from=$2; shift ;;
+	--record) record=1 ;;
+	--from) [ $# -ge 2 ] || die "--from needs a raw file"; from=$2; shift ;;
+	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -le 1 ] || die "one build directory at most (see --help)"
+case $repeats$jobs in
+*[!0-9]* | '') die "BM_FIDELITY_REPEATS and BM_FIDELITY_JOBS must be whole numbers (they are '$repeats' and '$jobs')" ;;
+esac
+if [ "$repeats" -lt 1 ] || [ "$jobs" -lt 1 ]; then
+	die "BM_FIDELITY_REPEATS and BM_FIDELITY_JOBS must be at least 1"
+fi
+[ -z "$native_from" ] || [ "$record" = 0 ] || die "--record needs native times measured now, not --native-from"
+
+command -v perl >/dev/null || die "'perl' not found (apt-get install perl)"
+if [ -n "$from" ]; then
+	exec perl "$analyze" report "$from"
+fi
+
+# What the corpus links, by pkg-config module and the Debian package that
+# has it.
+missing=
+for tool in valgrind:valgrind pkg-config:pkg-config make:make; do
+	command -v "${tool%%:*}" >/dev/null || missing="$missing ${tool#*:}"
+done
+if command -v pkg-config >/dev/null; then
+	for dep in zlib:zlib1g-dev libzstd:libzstd-dev liblz4:liblz4-dev libxxhash:libxxhash-dev \
+		sqlite3:libsqlite3-dev jansson:libjansson-dev; do
+		pkg-config --exists "${dep%%:*}" || missing="$missing ${dep#*:}"
+	done
+fi
+[ -z "$missing" ] || die "the corpus needs Debian packages that are missing:$missing; apt-get install$missing"
+[ "$check" = 0 ] || exit 0
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bm-fidelity.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "estimating under bm-run..." >&2
-set --
-for e in $programs; do set -- "$@" "$build/examples/$e"; done
-printf '%s\n' "$@" >"$work/manifest"
-"$bmrun" -q -j 2 --manifest "$work/manifest" -o "$work/report.json"
+# The configurations, as LABEL<TAB>REPORT<TAB>OPTIONS lines (options last:
+# read collapses the tabs around an empty field).
+if [ -n "${BM_FIDELITY_CONFIGS:-}" ]; then
+	configs=$BM_FIDELITY_CONFIGS
+elif [ -n "${BM_FIDELITY_RUN_ARGS:-}" ]; then
+	configs="$BM_FIDELITY_RUN_ARGS=$BM_FIDELITY_RUN_ARGS"
+else
+	configs="bm-model/1="
+fi
+n=0
+printf '%s\n' "$configs" | tr ';' '\n' | while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	case $line in
+	*=*) ;;
+	*) die "configuration '$line' in BM_FIDELITY_CONFIGS has no label: write it LABEL=OPTIONS, e.g. 'cg=--engine callgrind'" ;;
+	esac
+	n=$((n + 1))
+	printf '%s\t%s\t%s\n' "${line%%=*}" "$work/report.$n.json" "${line#*=}"
+done >"$work/configs"
+[ -s "$work/configs" ] || die "BM_FIDELITY_CONFIGS holds no configuration: give at least one LABEL=OPTIONS"
 
-for e in $programs; do
-	for i in $(seq "$repeats"); do
-		echo "timing $e natively ($i/$repeats, --min-time $min_time)..." >&2
-		"$build/examples/$e" --min-time "$min_time" >"$work/native.$e.$i"
+build=$(cd "${1:-$top/build}" 2>/dev/null && pwd) || die "no build directory '${1:-$top/build}': configure and build bm first"
+bmrun=$build/instrument/bm-run
+[ -x "$bmrun" ] || die "'$bmrun' is missing: build bm first (make)"
+say "building the corpus (make fidelity)"
+make -C "$build" -s fidelity >&2 || die "make fidelity failed in '$build'"
+
+for p in $programs; do echo "$build/bench/fidelity/$p"; done >"$work/manifest"
+
+now() { date +%s.%N; }
+elapsed() { echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'; }
+
+tab=$(printf '\t')
+while IFS=$tab read -r label report options; do
+	say "bm-run -j $jobs${options:+ $options} ($label)"
+	start=$(now)
+	set -f
+	# shellcheck disable=SC2086
+	"$bmrun" -q -j "$jobs" --no-profile $options --manifest "$work/manifest" -o "$report" ||
+		die "bm-run failed for configuration '$label' (its message is above)"
+	set +f
+	say "bm-run ($label): $(elapsed "$start") s"
+done <"$work/configs"
+
+if [ -n "$native_from" ]; then
+	native_opt=--native-from native_arg=$native_from
+else
+	start=$(now)
+	: >"$work/native-runs"
+	for r in $(seq "$repeats"); do
+		say "timing natively, repeat $r of $repeats (--min-time $min_time; load average $(cut -d ' ' -f 1-3 /proc/loadavg))"
+		for p in $programs; do
+			"$build/bench/fidelity/$p" --min-time "$min_time" --json "$work/native.$r.$p.json" >/dev/null ||
+				die "'$p' failed natively"
+			printf '%s\t%s\n' "$r" "$work/native.$r.$p.json" >>"$work/native-runs"
+		done
 	done
-done
+	say "native timing: $(elapsed "$start") s"
+	native_opt=--native-runs native_arg=$work/native-runs
+fi
 
-perl -MJSON::PP -e '
-	my ($report, @native) = @ARGV;
-	my %unit = (ns => 1e-9, us => 1e-6, ms => 1e-3, s => 1);
-	my (%times);
-	for my $file (@native) {
-		open my $f, "<", $file or die "$file: $!";
-		while (<$f>) {
-			next unless /^(\S+)\s+([0-9.]+)\s+(ns|us|ms|s)\s/;
-			push @{$times{$1}}, $2 * $unit{$3};
-		}
-	}
-	sub median { my @v = sort { $a <=> $b } @_; @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2 }
-	local $/; open my $f, "<", $report or die; my $j = decode_json(<$f>);
-	my @rows;
-	for my $b (@{$j->{benchmarks}}) {
-		next unless $b->{status} eq "ok" && $times{$b->{id}};
-		push @rows, { id => $b->{id}, est => $b->{time_s}, ir => $b->{events}{Ir},
-			sys => $b->{syscalls}{wall_ns} * 1e-9, native => median(@{$times{$b->{id}}}) };
-	}
-	die "fidelity.sh: no benchmark both measured and timed\n" if @rows < 3;
-	sub ranks {
-		my @v = @_; my @order = sort { $v[$a] <=> $v[$b] } 0 .. $#v; my @r;
-		for (my $i = 0; $i < @order;) {
-			my $k = $i; $k++ while $k + 1 < @order && $v[$order[$k + 1]] == $v[$order[$i]];
-			$r[$order[$_]] = ($i + $k) / 2 + 1 for $i .. $k;
-			$i = $k + 1;
-		}
-		@r;
-	}
-	sub pearson {
-		my ($x, $y) = @_; my $n = @$x; my ($mx, $my) = (0, 0);
-		$mx += $_ / $n for @$x; $my += $_ / $n for @$y;
-		my ($sxy, $sxx, $syy) = (0, 0, 0);
-		for my $i (0 .. $n - 1) {
-			my ($dx, $dy) = ($x->[$i] - $mx, $y->[$i] - $my);
-			$sxy += $dx * $dy; $sxx += $dx * $dx; $syy += $dy * $dy;
-		}
-		$sxy / sqrt($sxx * $syy);
-	}
-	sub spearman { my ($x, $y) = @_; pearson([ranks(@$x)], [ranks(@$y)]) }
-	sub fmt { my $s = shift; $s >= 1 ? sprintf("%.3g s", $s) : $s >= 1e-3 ? sprintf("%.3g ms", $s * 1e3) :
-		$s >= 1e-6 ? sprintf("%.3g us", $s * 1e6) : sprintf("%.3g ns", $s * 1e9) }
-	print "| benchmark | native median | estimated time | Ir | syscall wall |\n| --- | --- | --- | --- | --- |\n";
-	printf "| %s | %s | %s | %d | %s |\n", $_->{id}, fmt($_->{native}), fmt($_->{est}), $_->{ir}, fmt($_->{sys})
-		for sort { $a->{id} cmp $b->{id} } @rows;
-	my @native = map { $_->{native} } @rows;
-	my @without = grep { $_->{sys} < 0.1 * $_->{native} } @rows;
-	printf "\n%d benchmarks. Spearman rank correlation with native time:\n", scalar @rows;
-	printf "  estimated time (bm-model/1): %.3f\n", spearman([map { $_->{est} } @rows], \@native);
-	printf "  instruction count alone:     %.3f\n", spearman([map { $_->{ir} } @rows], \@native);
-	printf "  estimated time + syscall wall time: %.3f\n", spearman([map { $_->{est} + $_->{sys} } @rows], \@native);
-	printf "Without the %d benchmarks whose syscall time is over 10%% of native time (%d left):\n",
-		@rows - @without, scalar @without;
-	my @n2 = map { $_->{native} } @without;
-	printf "  estimated time (bm-model/1): %.3f\n", spearman([map { $_->{est} } @without], \@n2);
-	printf "  instruction count alone:     %.3f\n", spearman([map { $_->{ir} } @without], \@n2);
-' "$work/report.json" "$work"/native.*
+cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+family=$(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)
+model=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+cc=$(sed -n 's/^CC = //p' "$build/Makefile")
+compiler=$($cc --version 2>/dev/null | head -n 1 || echo "$cc")
+perl "$analyze" collect --configs "$work/configs" "$native_opt" "$native_arg" \
+	--cpu "$cpu (family $family, model $model), $(nproc) CPUs" --compiler "$compiler -O2 -g" \
+	--min-time "$min_time" --date "$(date -u +%Y-%m-%d)" >"$work/raw.json"
+[ -z "$raw" ] || cp "$work/raw.json" "$raw"
+[ "$record" = 0 ] || { perl "$analyze" record "$work/raw.json" "$top/bench/fidelity" &&
+	say "wrote bench/fidelity/native-times.tsv and native-ratios.tsv"; }
+perl "$analyze" report "$work/raw.json"

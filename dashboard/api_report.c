@@ -52,7 +52,7 @@ static void add_counts(json_t *row, const char *cycles_key, const char *events_k
 	if (x->has_cycles)
 		json_object_set_new(row, cycles_key, json_integer((json_int_t)x->cycles));
 	json_t *ev = json_object();
-	for (int e = 0; e < BM_EV_COUNT; e++)
+	for (int e = 0; e < BM_EV_STORED; e++)
 		if (events_has(&x->events, e))
 			json_object_set_new(ev, events_name(e), json_integer((json_int_t)x->events.v[e]));
 	json_object_set_new(row, events_key, ev);

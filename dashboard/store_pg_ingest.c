@@ -40,7 +40,7 @@ struct store_tx *pg_tx_begin(struct store_db *db, char **err)
 	tx->db = db;
 	tx->c = c;
 	pg_batch_init(&tx->results, "results (run, benchmark, branch, commit_time, status, reason, speed, cycles,"
-				    " time_s, " PG_EVENT_COLUMNS ")", 9 + BM_EV_COUNT);
+				    " time_s, " PG_EVENT_COLUMNS ")", 9 + BM_EV_STORED);
 	pg_batch_init(&tx->metrics, "result_metrics (run, benchmark, name, unit, value, position)", 6);
 	pg_batch_init(&tx->profiles, "profiles (run, benchmark, data, size)", 4);
 	return tx;
@@ -165,7 +165,7 @@ int pg_result_insert(struct store_tx *tx, int64_t run_pk, const char *branch, in
 	pg_batch_add(p, row->has_speed ? pg_f64(buf, row->speed) : NULL, 0);
 	pg_batch_add(p, row->has_cycles ? pg_i64(buf, (int64_t)row->cycles) : NULL, 0);
 	pg_batch_add(p, row->has_time ? pg_f64(buf, row->time_s) : NULL, 0);
-	for (int ev = 0; ev < BM_EV_COUNT; ev++)
+	for (int ev = 0; ev < BM_EV_STORED; ev++)
 		pg_batch_add(p, events_has(&row->events, ev) ? pg_i64(buf, (int64_t)row->events.v[ev]) : NULL, 0);
 	for (size_t i = 0; i < row->nmetrics; i++) {
 		pg_batch_add(&tx->metrics, run, 0);

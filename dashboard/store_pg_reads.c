@@ -203,19 +203,19 @@ int pg_commit_results(struct store_db *db, int64_t project, const struct store_r
 		x->reason = pg_text(r, i, 3);
 		if ((x->has_cycles = !PQgetisnull(r, i, 5)))
 			x->cycles = (uint64_t)pg_int(r, i, 5);
-		for (int e = 0; e < BM_EV_COUNT; e++) {
+		for (int e = 0; e < BM_EV_STORED; e++) {
 			if (PQgetisnull(r, i, 6 + e))
 				continue;
 			x->events.v[e] = (uint64_t)pg_int(r, i, 6 + e);
 			x->events.present |= 1u << e;
 		}
-		if (!PQgetisnull(r, i, 6 + BM_EV_COUNT)) {
-			x->metric = pg_text(r, i, 6 + BM_EV_COUNT);
-			x->unit = pg_text(r, i, 7 + BM_EV_COUNT);
-			x->value = pg_double(r, i, 8 + BM_EV_COUNT);
+		if (!PQgetisnull(r, i, 6 + BM_EV_STORED)) {
+			x->metric = pg_text(r, i, 6 + BM_EV_STORED);
+			x->unit = pg_text(r, i, 7 + BM_EV_STORED);
+			x->value = pg_double(r, i, 8 + BM_EV_STORED);
 		}
-		x->run_id = pg_text(r, i, 9 + BM_EV_COUNT);
-		x->has_profile = !strcmp(PQgetvalue(r, i, 10 + BM_EV_COUNT), "t");
+		x->run_id = pg_text(r, i, 9 + BM_EV_STORED);
+		x->has_profile = !strcmp(PQgetvalue(r, i, 10 + BM_EV_STORED), "t");
 	}
 	PQclear(r);
 	return 0;

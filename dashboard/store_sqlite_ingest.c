@@ -172,7 +172,7 @@ int sq_result_insert(struct store_tx *tx, int64_t run_pk, const char *branch, in
 		sqlite3_bind_int64(s, 8, (sqlite3_int64)row->cycles);
 	if (row->has_time)
 		sqlite3_bind_double(s, 9, row->time_s);
-	for (int ev = 0; ev < BM_EV_COUNT; ev++)
+	for (int ev = 0; ev < BM_EV_STORED; ev++)
 		if (events_has(&row->events, ev))
 			sqlite3_bind_int64(s, 10 + ev, (sqlite3_int64)row->events.v[ev]);
 	if (sq_run(c, s, err) || insert_metrics(c, run_pk, row, err))

@@ -162,19 +162,19 @@ static void result_row(sqlite3_stmt *s, void *ctx)
 	x->reason = sq_text(s, 3);
 	if ((x->has_cycles = sqlite3_column_type(s, 5) != SQLITE_NULL))
 		x->cycles = (uint64_t)sqlite3_column_int64(s, 5);
-	for (int e = 0; e < BM_EV_COUNT; e++) {
+	for (int e = 0; e < BM_EV_STORED; e++) {
 		if (sqlite3_column_type(s, 6 + e) == SQLITE_NULL)
 			continue;
 		x->events.v[e] = (uint64_t)sqlite3_column_int64(s, 6 + e);
 		x->events.present |= 1u << e;
 	}
-	if (sqlite3_column_type(s, 6 + BM_EV_COUNT) != SQLITE_NULL) {
-		x->metric = sq_text(s, 6 + BM_EV_COUNT);
-		x->unit = sq_text(s, 7 + BM_EV_COUNT);
-		x->value = sqlite3_column_double(s, 8 + BM_EV_COUNT);
+	if (sqlite3_column_type(s, 6 + BM_EV_STORED) != SQLITE_NULL) {
+		x->metric = sq_text(s, 6 + BM_EV_STORED);
+		x->unit = sq_text(s, 7 + BM_EV_STORED);
+		x->value = sqlite3_column_double(s, 8 + BM_EV_STORED);
 	}
-	x->run_id = sq_text(s, 9 + BM_EV_COUNT);
-	x->has_profile = sqlite3_column_int(s, 10 + BM_EV_COUNT);
+	x->run_id = sq_text(s, 9 + BM_EV_STORED);
+	x->has_profile = sqlite3_column_int(s, 10 + BM_EV_STORED);
 }
 
 int sq_commit_results(struct store_db *db, int64_t project, const struct store_run *run,

@@ -23,6 +23,7 @@
 #include "runner.h"
 #include "sandbox.h"
 #include "table.h"
+#include "virtual_cpu.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -50,6 +51,9 @@ struct options {
 	int verify, quiet, verbose, with_profile, print_command;
 	int warm, warm_given; /* --warm (default) or --cold; given: said on the command line */
 	enum engine engine;
+	enum bm_cpu cpu;
+	const char *cpu_from; /* "--cpu" or "BM_CPU": where the CPU was chosen, if it was */
+	int branch_sim; /* --branch-sim */
 	const char *keep_dir;
 };
 
@@ -98,6 +102,11 @@ static void usage(FILE *out)
 		"      --engine NAME   count with bm (bm's own Valgrind tool: callgrind's events\n"
 		"                      and call graph, 3-4x faster, on a fixed virtual CPU) or\n"
 		"                      callgrind; default " DEFAULT_ENGINE_NAME ", or BM_ENGINE\n"
+		"      --cpu NAME      the bm engine's virtual CPU, what the program sees:\n"
+		"                      x86-64-v1 (SSE2 only) or x86-64-v3 (AVX2, BMI2, FMA,\n"
+		"                      as production machines); default %s, or BM_CPU\n"
+		"      --branch-sim    simulate branch prediction too: the events Bc, Bcm, Bi\n"
+		"                      and Bim (not in the cycles of %s)\n"
 		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind;\n"
 		"                      made if missing)\n"
 		"      --print-command print the Valgrind command line of each program, with\n"
@@ -111,7 +120,7 @@ static void usage(FILE *out)
 		"Exit status: 0 when every benchmark ran, 1 when one failed (crashed, was\n"
 		"killed, timed out, exited non-zero) or --verify found a difference, 2 on\n"
 		"a usage or environment error.\n",
-		model->id, model->frequency_hz / 1e9);
+		model->id, model->frequency_hz / 1e9, virtual_cpu(CPU_DEFAULT)->name, model->id);
 }
 
 static int parse_engine(const char *name, const char *what, enum engine *engine)
@@ -127,11 +136,21 @@ static int parse_engine(const char *name, const char *what, enum engine *engine)
 	return 0;
 }
 
+static int parse_cpu(const char *name, const char *what, struct options *o)
+{
+	if (virtual_cpu_parse(name, &o->cpu) < 0) {
+		log_error("%s is x86-64-v1 or x86-64-v3, not '%s'", what, name);
+		return -1;
+	}
+	o->cpu_from = what;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
 	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
-	       OPT_PRINT_COMMAND, OPT_ENGINE };
+	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"bench", required_argument, NULL, OPT_BENCH},
@@ -151,13 +170,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"filter", required_argument, NULL, OPT_FILTER},
 		{"print-command", no_argument, NULL, OPT_PRINT_COMMAND},
 		{"engine", required_argument, NULL, OPT_ENGINE},
+		{"cpu", required_argument, NULL, OPT_CPU},
+		{"branch-sim", no_argument, NULL, OPT_BRANCH_SIM},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	*o = (struct options){.parallel = 1, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE};
+	*o = (struct options){.parallel = 1, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
+			      .cpu = CPU_DEFAULT};
 	const char *engine_env = getenv("BM_ENGINE");
 	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
+		return -1;
+	const char *cpu_env = getenv("BM_CPU");
+	if (cpu_env && *cpu_env && parse_cpu(cpu_env, "BM_CPU", o) < 0)
 		return -1;
 	int c;
 	char *end;
@@ -233,6 +258,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (parse_engine(optarg, "--engine", &o->engine) < 0)
 				return -1;
 			break;
+		case OPT_CPU:
+			if (parse_cpu(optarg, "--cpu", o) < 0)
+				return -1;
+			break;
+		case OPT_BRANCH_SIM:
+			o->branch_sim = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -263,6 +295,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->nfilters && o->nglobs) {
 		log_error("--filter selects libbm benchmarks; symbol mode (--bench) names functions");
+		return -1;
+	}
+	/* A CPU asked for and not given would be a number of another CPU. */
+	if (o->cpu_from && o->engine == ENGINE_CALLGRIND) {
+		log_error("%s is the bm engine's virtual CPU, and callgrind's program sees the host's: measure with "
+			  "--engine bm, or without %s",
+			  o->cpu_from, o->cpu_from);
 		return -1;
 	}
 	return 0;
@@ -326,7 +365,7 @@ static struct elfinfo *read_libraries(const char *program, const struct elfinfo 
 	if (!elf->dynamic)
 		return NULL;
 	char *err = NULL, *client[] = {(char *)program, NULL};
-	char **env = sandbox_environment(o->env, o->nenv, client, 1);
+	char **env = sandbox_environment(virtual_cpu(o->cpu)->glibc_tunables, o->env, o->nenv, client, 1);
 	*paths = libraries_loaded(program, env, n, &err);
 	sandbox_free_environment(env);
 	if (!*paths) {
@@ -514,18 +553,18 @@ static void copy_jobs(struct jobs *dst, const struct jobs *src)
 /* ---- the report ---- */
 
 static void fill_report(struct bm_report *r, const char *valgrind_version, const struct jobs *js,
-			const struct elfinfo *elf, int warm, enum engine engine)
+			const struct elfinfo *elf, int warm, enum engine engine, enum bm_cpu cpu)
 {
 	r->tool_name = xstrdup("bm-run");
 	r->tool_version = xstrdup(PACKAGE_VERSION);
 	r->valgrind = xstrdup(valgrind_version);
 	r->engine = xstrdup(engine == ENGINE_BM ? "bm" : "callgrind");
 	benchmark_fill_model(&r->model, model, NULL);
-	r->model.cpu_features = xstrdup(sandbox_glibc_tunables);
-	/* The bm engine's fixed virtual CPU (simulator/engine/instrument.c);
-	 * under callgrind the guest sees a CPU derived from the host's, which
-	 * makes the run a series of its own (series_identity.h). */
-	r->model.cpu = engine == ENGINE_BM ? xstrdup(REPORT_FIXED_CPU) : platform_host_cpu();
+	r->model.cpu_features = xstrdup(virtual_cpu(cpu)->glibc_tunables);
+	/* The bm engine's virtual CPU (simulator/engine/cpu.c); under
+	 * callgrind the guest sees a CPU derived from the host's, which makes
+	 * the run a series of its own (series_identity.h). */
+	r->model.cpu = engine == ENGINE_BM ? xstrdup(virtual_cpu(cpu)->description) : platform_host_cpu();
 	r->model.warm_caches = warm;
 	r->context.compiler = elf->compiler ? xstrdup(elf->compiler) : NULL;
 	r->context.os = platform_os();
@@ -695,6 +734,16 @@ int main(int argc, char **argv)
 	report_init(&report);
 	if (parse_options(argc, argv, &o) < 0)
 		goto done;
+	/* Callgrind's runs keep glibc on the baseline, whatever the default
+	 * CPU of the bm engine (their series stay theirs). */
+	if (o.engine == ENGINE_CALLGRIND)
+		o.cpu = CPU_X86_64_V1;
+	/* A host that cannot run the CPU's code would count another program
+	 * (or crash): said now, before anything runs. */
+	if (o.engine == ENGINE_BM && !o.print_command && virtual_cpu_host_check(o.cpu, &err) < 0) {
+		log_error("%s", err);
+		goto done;
+	}
 	/* Fail on an unwritable output now, before any work, not after
 	 * minutes of Valgrind (--print-command writes nothing). */
 	if (!o.print_command && open_outputs(&o, &out) < 0)
@@ -723,8 +772,8 @@ int main(int argc, char **argv)
 	if (o.print_command) {
 		for (size_t i = 0; i < js.n; i++) {
 			const struct job *j = &js.j[i];
-			launcher_print_command(stdout, valgrind, o.engine, j->mode, j->symbol, j->program, j->args,
-					       j->nargs, o.env, o.nenv);
+			launcher_print_command(stdout, valgrind, o.engine, o.branch_sim, o.cpu, j->mode, j->symbol,
+					       j->program, j->args, j->nargs, o.env, o.nenv);
 		}
 		status = fflush(stdout) == 0 ? 0 : 2;
 		goto done;
@@ -732,6 +781,8 @@ int main(int argc, char **argv)
 	struct runner_options ro = {
 		.valgrind = valgrind,
 		.engine = o.engine,
+		.branch_sim = o.branch_sim,
+		.cpu = o.cpu,
 		.timeout_s = o.timeout_s,
 		.parallel = o.parallel,
 		.env = o.env,
@@ -747,7 +798,7 @@ int main(int argc, char **argv)
 	int warm = 0;
 	for (size_t i = 0; i < js.n; i++)
 		warm |= o.warm && js.j[i].mode == MODE_HARNESS;
-	fill_report(&report, version, &js, &elf, warm, o.engine);
+	fill_report(&report, version, &js, &elf, warm, o.engine, o.cpu);
 	if (run_once(&js, &ro, &report, &o, &failed) < 0 || usage_errors(&js))
 		goto done;
 	if (o.verify) {

@@ -163,8 +163,9 @@ char *launcher_engine_dir(const char *version, char **err)
 	return xstrdup(dir);
 }
 
-char **launcher_argv(const char *valgrind, enum engine engine, enum run_mode mode,
-		     const char *symbol, const struct sandbox *sb, char *const *args, size_t nargs)
+char **launcher_argv(const char *valgrind, enum engine engine, int branch_sim, enum bm_cpu cpu,
+		     enum run_mode mode, const char *symbol, const struct sandbox *sb, char *const *args,
+		     size_t nargs)
 {
 	size_t nopts = sizeof callgrind_options / sizeof callgrind_options[0], n = 0;
 	char **argv = xcalloc(nopts + nargs + 11, sizeof *argv);
@@ -175,6 +176,14 @@ char **launcher_argv(const char *valgrind, enum engine engine, enum run_mode mod
 	argv[n++] = xstrdup(engine == ENGINE_BM && mode != MODE_SYMBOL ? "--tool=bm" : "--tool=callgrind");
 	for (size_t i = 0; i < nopts; i++)
 		argv[n++] = xstrdup(callgrind_options[i]);
+	/* Callgrind's option name, which both engines take (their
+	 * predictors differ: docs/engine.md). */
+	if (branch_sim)
+		argv[n++] = xstrdup("--branch-sim=yes");
+	/* The CPU bm's tool answers cpuid as (callgrind's guest sees the
+	 * host's). */
+	if (engine == ENGINE_BM && mode != MODE_SYMBOL)
+		argv[n++] = xasprintf("--cpu=%s", virtual_cpu(cpu)->name);
 	switch (mode) {
 	case MODE_HARNESS:
 		/* libbm turns collection on around each benchmark. */
@@ -220,8 +229,8 @@ static void print_quoted(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
-void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, enum run_mode mode,
-			    const char *symbol,
+void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, int branch_sim,
+			    enum bm_cpu cpu, enum run_mode mode, const char *symbol,
 			    const char *program, char *const *args, size_t nargs, char *const *extra_env,
 			    size_t nextra_env)
 {
@@ -232,11 +241,11 @@ void launcher_print_command(FILE *out, const char *valgrind, enum engine engine,
 		.outfile = xasprintf("%s/cg.%%p.out", dir),
 		.log = xasprintf("%s/valgrind.log", dir),
 	};
-	char **argv = launcher_argv(valgrind, engine, mode, symbol, &sb, args, nargs);
+	char **argv = launcher_argv(valgrind, engine, branch_sim, cpu, mode, symbol, &sb, args, nargs);
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);
-	char **env = sandbox_environment(extra_env, nextra_env, client, nargs + 1);
+	char **env = sandbox_environment(virtual_cpu(cpu)->glibc_tunables, extra_env, nextra_env, client, nargs + 1);
 	fprintf(out, "# %s, as bm-run runs it: from a new directory whose name is always as\n"
 		     "# long as %s, holding p, a symbolic link to the program, with its\n"
 		     "# output in files (libbm's control channel, fd 3, is left out here)\n",

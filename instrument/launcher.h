@@ -5,6 +5,7 @@
 #define BM_LAUNCHER_H
 
 #include "sandbox.h"
+#include "virtual_cpu.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -35,8 +36,8 @@ char *launcher_valgrind_version(const char *valgrind, char **err);
  * (simulator/engine: the same events and call graph, on a fixed CPU). */
 enum engine { ENGINE_CALLGRIND, ENGINE_BM };
 
-/* (What the bm engine's guest sees of the processor is REPORT_FIXED_CPU,
- * lib/report.h.) */
+/* (What the bm engine's guest sees of the processor is the virtual CPU
+ * bm-run's --cpu picks: virtual_cpu.h.) */
 
 /* The directory of bm's tool, to be VALGRIND_LIB (newly allocated; it
  * links callgrind's tool too): $BM_ENGINE_DIR, else the build tree's when
@@ -48,19 +49,22 @@ char *launcher_engine_dir(const char *version, char **err);
 /* The argument vector (NULL-terminated, newly allocated; free with
  * launcher_free_argv) that runs the sandbox's program with args under
  * the engine (callgrind, or bm's tool, which takes its options): pinned
- * caches, system-call times, output in the sandbox.  symbol is the
- * function to collect in MODE_SYMBOL, which callgrind measures with
- * either engine (bm's tool has no --toggle-collect). */
-char **launcher_argv(const char *valgrind, enum engine engine, enum run_mode mode,
-		     const char *symbol, const struct sandbox *sb, char *const *args, size_t nargs);
+ * caches, system-call times, output in the sandbox, and with branch_sim
+ * the branch events (--branch-sim=yes); bm's tool gets cpu (its --cpu).
+ * symbol is the function to
+ * collect in MODE_SYMBOL, which callgrind measures with either engine
+ * (bm's tool has no --toggle-collect). */
+char **launcher_argv(const char *valgrind, enum engine engine, int branch_sim, enum bm_cpu cpu,
+		     enum run_mode mode, const char *symbol, const struct sandbox *sb, char *const *args,
+		     size_t nargs);
 void launcher_free_argv(char **argv);
 
 /* Prints to out, as a shell command, what runs program with args in mode:
  * the sandbox's environment (extra_env: --env) and launcher_argv's
  * command line, with the scratch directory as /tmp/bm-run.XXXXXX (bm-run
  * --print-command). */
-void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, enum run_mode mode,
-			    const char *symbol,
+void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, int branch_sim,
+			    enum bm_cpu cpu, enum run_mode mode, const char *symbol,
 			    const char *program, char *const *args, size_t nargs, char *const *extra_env,
 			    size_t nextra_env);
 

@@ -197,12 +197,13 @@ static int spawn(struct proc *p, struct job *job, const struct runner_options *o
 		args = resumed;
 		nargs += 2;
 	}
-	char **argv = launcher_argv(o->valgrind, o->engine, job->mode, job->symbol, &job->sb, args, nargs);
+	char **argv = launcher_argv(o->valgrind, o->engine, o->branch_sim, o->cpu, job->mode, job->symbol,
+				    &job->sb, args, nargs);
 	/* The program's own argv, as Valgrind will give it. */
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = job->sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);
-	char **env = sandbox_environment(o->env, o->nenv, client, nargs + 1);
+	char **env = sandbox_environment(virtual_cpu(o->cpu)->glibc_tunables, o->env, o->nenv, client, nargs + 1);
 	free(client);
 	free(resumed);
 	int sv[2];

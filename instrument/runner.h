@@ -67,6 +67,8 @@ struct job {
 struct runner_options {
 	const char *valgrind;
 	enum engine engine;
+	int branch_sim;   /* --branch-sim: the branch events too */
+	enum bm_cpu cpu;  /* the bm engine's virtual CPU, and glibc's mask */
 	double timeout_s; /* per benchmark; 0: none */
 	int parallel;     /* processes at once */
 	char *const *env; /* --env K=V */

@@ -14,10 +14,18 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Baseline x86-64 for glibc's ifunc selection: no AVX*, SSSE3/SSE4,
- * POPCNT, BMI, ERMS/FSRM, ..., none of the "preferred" tuning bits that
- * glibc derives from the CPU model, and fixed cache-size thresholds (the
- * ones glibc computes under Valgrind's synthetic CPU on an AVX2 host).
+/* The cache thresholds, fixed (the ones glibc computes under Valgrind's
+ * synthetic CPU on an AVX2 host), for every CPU. */
+#define GLIBC_THRESHOLDS                                                                           \
+	"glibc.cpu.x86_data_cache_size=0x8000"                                                     \
+	":glibc.cpu.x86_shared_cache_size=0x800000"                                                \
+	":glibc.cpu.x86_non_temporal_threshold=0x200000"                                           \
+	":glibc.cpu.x86_rep_movsb_threshold=0x2000"                                                \
+	":glibc.cpu.x86_rep_stosb_threshold=0x800"
+
+/* x86-64-v1: baseline x86-64 for glibc's ifunc selection: no AVX*,
+ * SSSE3/SSE4, POPCNT, BMI, ERMS/FSRM, ..., none of the "preferred" tuning
+ * bits that glibc derives from the CPU model, and the fixed thresholds.
  * Without it the same program counted 27.3M or 4.5M instructions
  * depending on the memcpy variant the host's CPU selected.
  *
@@ -26,18 +34,32 @@
  * on into whatever follows the environment (among it the random bytes of
  * AT_RANDOM), which made start-up cost a few instructions more now and
  * then.  With a final comma it stops on the value's own terminator. */
-const char sandbox_glibc_tunables[] =
-	"glibc.cpu.x86_data_cache_size=0x8000"
-	":glibc.cpu.x86_shared_cache_size=0x800000"
-	":glibc.cpu.x86_non_temporal_threshold=0x200000"
-	":glibc.cpu.x86_rep_movsb_threshold=0x2000"
-	":glibc.cpu.x86_rep_stosb_threshold=0x800"
+const char sandbox_glibc_tunables_v1[] =
+	GLIBC_THRESHOLDS
 	":glibc.cpu.hwcaps="
 	"-AVX,-AVX2,-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512ER,-AVX512PF,-AVX512VL,"
 	"-SSSE3,-SSE4_1,-SSE4_2,-POPCNT,-LZCNT,-MOVBE,-BMI1,-BMI2,-FMA,-FMA4,-F16C,-RTM,"
 	"-ERMS,-FSRM,"
 	"-Fast_Unaligned_Load,-Fast_Unaligned_Copy,-Fast_Rep_String,-Fast_Copy_Backward,"
 	"-Prefer_PMINUB_for_stringop,-AVX_Fast_Unaligned_Load,-Slow_BSF,-Slow_SSE4_2,"
+	"-Prefer_No_VZEROUPPER,-Prefer_ERMS,-Prefer_FSRM,-Prefer_No_AVX512,"
+	"-MathVec_Prefer_No_AVX512,-Avoid_Short_Distance_REP_MOVSB,";
+
+/* x86-64-v3: what the engine's x86-64-v3 offers stays (AVX2, BMI1/2,
+ * FMA, ...: glibc's AVX2 string functions); what a host decides is off
+ * even where the CPU says it (AVX-512, RTM, ERMS and FSRM, whose
+ * rep movsb Valgrind counts per byte), and every "preferred" bit is set
+ * as glibc 2.36 sets it for that CPU (an AMD family 0x19: only
+ * AVX_Fast_Unaligned_Load, which AVX2's memmove needs), on or off here
+ * whatever glibc derives from a vendor or model.  The same thresholds,
+ * and a final comma, as x86-64-v1's. */
+const char sandbox_glibc_tunables_v3[] =
+	GLIBC_THRESHOLDS
+	":glibc.cpu.hwcaps="
+	"-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512ER,-AVX512PF,-AVX512VL,-FMA4,-RTM,"
+	"-ERMS,-FSRM,"
+	"-Fast_Unaligned_Load,-Fast_Unaligned_Copy,-Fast_Rep_String,-Fast_Copy_Backward,"
+	"-Prefer_PMINUB_for_stringop,AVX_Fast_Unaligned_Load,-Slow_BSF,-Slow_SSE4_2,"
 	"-Prefer_No_VZEROUPPER,-Prefer_ERMS,-Prefer_FSRM,-Prefer_No_AVX512,"
 	"-MathVec_Prefer_No_AVX512,-Avoid_Short_Distance_REP_MOVSB,";
 
@@ -125,13 +147,14 @@ static char *padding(size_t used)
 	return pad;
 }
 
-char **sandbox_environment(char *const *extra, size_t nextra, char *const *argv, size_t argc)
+char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_t nextra, char *const *argv,
+			   size_t argc)
 {
 	size_t nfixed = sizeof fixed_environment / sizeof fixed_environment[0], n = 0;
 	char **fixed = xcalloc(nfixed + 3, sizeof *fixed);
 	for (size_t i = 0; i < nfixed; i++)
 		fixed[n++] = xstrdup(fixed_environment[i]);
-	fixed[n++] = xasprintf("GLIBC_TUNABLES=%s", sandbox_glibc_tunables);
+	fixed[n++] = xasprintf("GLIBC_TUNABLES=%s", glibc_tunables);
 	/* --env K=V replaces a fixed K in place, or is added (once per K). */
 	char **env = xcalloc(n + nextra + 3, sizeof *env);
 	size_t added = 0;

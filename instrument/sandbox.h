@@ -8,9 +8,11 @@
 
 #include <stddef.h>
 
-/* glibc's CPU-feature mask and cache thresholds: every host takes the
- * same (baseline x86-64) string and memory routines. */
-extern const char sandbox_glibc_tunables[];
+/* glibc's CPU-feature mask and cache thresholds for each of the bm
+ * engine's virtual CPUs (virtual_cpu.h): every host takes the same string
+ * and memory routines, baseline x86-64's or x86-64-v3's. */
+extern const char sandbox_glibc_tunables_v1[];
+extern const char sandbox_glibc_tunables_v3[];
 
 struct sandbox {
 	char *dir;      /* /tmp/bm-run.XXXXXX */
@@ -33,13 +35,14 @@ void sandbox_remove(struct sandbox *s);
  * empty name), extra ("K=V" strings, but for those that replace a fixed
  * variable) in order, LD_PRELOAD= (unless extra has it: Valgrind puts its
  * preload there), then PATH, LC_ALL, TZ, LD_BIND_NOW, BM_CONTROL and
- * GLIBC_TUNABLES.  The padding's length makes the
+ * GLIBC_TUNABLES (glibc_tunables).  The padding's length makes the
  * strings of argv (the program's argc arguments, argv[0] included), of the
  * environment and of Valgrind's preload (named by VALGRIND_LIB's
  * directory, else SANDBOX_VALGRIND_LIBDIR) take the same space
  * above the stack whatever their lengths: a multiple of
  * SANDBOX_STRINGS_ALIGN bytes. */
-char **sandbox_environment(char *const *extra, size_t nextra, char *const *argv, size_t argc);
+char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_t nextra, char *const *argv,
+			   size_t argc);
 #define SANDBOX_STRINGS_ALIGN 65536
 /* Where Valgrind's own tools and preloads are when VALGRIND_LIB does not
  * say (Debian's valgrind package). */

@@ -22,6 +22,13 @@ static const char *const names[BM_EV_COUNT] = {
 	[BM_EV_SYSCOUNT] = "sysCount",
 	[BM_EV_SYSTIME] = "sysTime",
 	[BM_EV_SYSCPUTIME] = "sysCpuTime",
+	[BM_EV_CC] = "Cc",
+	[BM_EV_I2MR] = "I2mr",
+	[BM_EV_D2MR] = "D2mr",
+	[BM_EV_D2MW] = "D2mw",
+	[BM_EV_D1MC] = "D1mc",
+	[BM_EV_D2MC] = "D2mc",
+	[BM_EV_DLMC] = "DLmc",
 };
 
 const char *events_name(enum bm_event ev)

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The events bm knows by name: what callgrind counts with cache simulation
  * (Ir ... DLmw), branch simulation (Bc ... Bim) and --collect-systime
- * (sysCount, sysTime, sysCpuTime).  A set of measured events is an array of
- * BM_EV_COUNT counters plus a mask of those that were actually collected,
- * so that "not measured" and "measured zero" stay distinct. */
+ * (sysCount, sysTime, sysCpuTime), and what the bm engine adds for
+ * bm-model/2 (docs/cycle-model.md): the core's cycles from each block's
+ * own code (Cc, in hundredths of a cycle), L2 misses (I2mr, D2mr, D2mw)
+ * and the misses of loads on a loop-carried chain (D1mc, D2mc, DLmc: a
+ * pointer chase, whose misses cannot overlap).  A set of measured events
+ * is an array of BM_EV_COUNT counters plus a mask of those that were
+ * actually collected, so that "not measured" and "measured zero" stay
+ * distinct.  bm-server keeps the first BM_EV_STORED of them per result;
+ * the others shape a report's cycles, which it keeps. */
 #ifndef BM_EVENTS_H
 #define BM_EVENTS_H
 
@@ -26,6 +32,14 @@ enum bm_event {
 	BM_EV_SYSCOUNT,
 	BM_EV_SYSTIME,    /* wall nanoseconds spent in system calls */
 	BM_EV_SYSCPUTIME, /* CPU nanoseconds spent in system calls */
+	BM_EV_STORED,     /* (the events before this one are bm-server's columns) */
+	BM_EV_CC = BM_EV_STORED, /* core cycles, in hundredths */
+	BM_EV_I2MR,
+	BM_EV_D2MR,
+	BM_EV_D2MW,
+	BM_EV_D1MC,
+	BM_EV_D2MC,
+	BM_EV_DLMC,
 	BM_EV_COUNT
 };
 

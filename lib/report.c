@@ -134,6 +134,7 @@ void report_release(struct bm_report *r)
 	free(r->model.id);
 	free(r->model.cpu_features);
 	free(r->model.cpu);
+	json_decref(r->model.costs);
 	context_release(&r->context);
 	free(r->binary_path);
 	free(r->build_id);
@@ -281,10 +282,14 @@ static json_t *model_json(const struct bm_report_model *m)
 	put(w, "ll_hit", jint(m->ll_hit));
 	put(w, "ram", jint(m->ram));
 	put(j, "weights", w);
+	if (m->costs)
+		put(j, "costs", json_incref(m->costs));
 	if (geometry_known(&m->i1) || geometry_known(&m->d1) || geometry_known(&m->ll)) {
 		json_t *c = need(json_object());
 		put(c, "I1", geometry_json(&m->i1));
 		put(c, "D1", geometry_json(&m->d1));
+		if (geometry_known(&m->l2))
+			put(c, "L2", geometry_json(&m->l2));
 		put(c, "LL", geometry_json(&m->ll));
 		put(j, "cache", c);
 	} else {

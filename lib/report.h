@@ -22,10 +22,20 @@
 #define REPORT_SCHEMA "bm-report/1"
 
 /* What the bm engine's guest sees of the processor (its cpuid answers,
- * simulator/engine): bm-run records it as model.cpu, and a report of
- * another CPU is of another series (series_identity.h). */
-#define REPORT_FIXED_CPU                                                                          \
+ * simulator/engine/cpu.c), one description per virtual CPU of bm-run's
+ * --cpu: bm-run records it as model.cpu, and a report of another CPU is
+ * of another series (series_identity.h).  A description never changes:
+ * another answer to cpuid is another CPU. */
+/* --cpu x86-64-v1: VEX's baseline processor. */
+#define REPORT_CPU_X86_64_V1                                                                      \
 	"VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid max leaf 1, SSE2 (no SSE3 or later)"
+/* --cpu x86-64-v3: bm's own (docs/engine.md has its cpuid). */
+#define REPORT_CPU_X86_64_V3                                                                      \
+	"bm x86-64-v3: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA (no AVX-512)"
+/* The CPU every stored run of the bm engine saw before --cpu, left out of
+ * series identities so that their series go on, whatever bm-run's
+ * default becomes. */
+#define REPORT_FIXED_CPU REPORT_CPU_X86_64_V1
 
 enum bm_status { BM_STATUS_OK, BM_STATUS_FAILED, BM_STATUS_SKIPPED, BM_STATUS_NOT_RUN };
 
@@ -91,10 +101,15 @@ struct bm_cache_geometry {
 struct bm_report_model {
 	char *id; /* "bm-model/1" */
 	double frequency_hz;
-	uint64_t l1_hit, ll_hit, ram;          /* weights */
+	uint64_t l1_hit, ll_hit, ram;          /* bm-model/1's weights */
 	struct bm_cache_geometry i1, d1, ll; /* all zero when unknown */
+	struct bm_cache_geometry l2;         /* bm-model/2's L2, or all zero */
+	/* bm-model/2's costs in hundredths of a cycle ({"fetch": [L2, LL,
+	 * memory], "read", "chained", "write", "mispredict",
+	 * "indirect_mispredict"}: simulator/model.h), or NULL */
+	json_t *costs;
 	char *cpu_features; /* the GLIBC_TUNABLES the program ran with, or NULL */
-	char *cpu;          /* the CPU the guest saw (bm engine: REPORT_FIXED_CPU;
+	char *cpu;          /* the CPU the guest saw (bm engine: REPORT_CPU_*;
 			     * callgrind: "host: " and the host's), or NULL */
 	int warm_caches;    /* measured after an unmeasured run (bm-run --warm) */
 };

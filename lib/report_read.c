@@ -215,8 +215,13 @@ static int read_model(const json_t *j, struct bm_report_model *m, char **err)
 		return -1;
 	if (get_object(o, "model.", "cache", OPTIONAL, &c, err) ||
 	    (c && (read_geometry(c, "I1", &m->i1, err) || read_geometry(c, "D1", &m->d1, err) ||
-		   read_geometry(c, "LL", &m->ll, err))))
+		   read_geometry(c, "LL", &m->ll, err) ||
+		   (json_object_get(c, "L2") && read_geometry(c, "L2", &m->l2, err)))))
 		return -1;
+	json_t *costs;
+	if (get_object(o, "model.", "costs", OPTIONAL, &costs, err))
+		return -1;
+	m->costs = costs ? json_deep_copy(costs) : NULL;
 	json_t *warm = json_object_get(o, "warm_caches");
 	if (warm && !json_is_boolean(warm) && !json_is_null(warm))
 		return wrong(err, "model.", "warm_caches", "true or false");

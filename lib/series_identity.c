@@ -76,6 +76,19 @@ static char *cpu_text(const struct parts *p)
 	return xstrdup(p->engine ? "none recorded" : "bm's fixed virtual CPU");
 }
 
+/* bm-run --cpu's name of the CPU, where it is one of the bm engine's
+ * virtual CPUs (none recorded under bm: the default's), else NULL. */
+static const char *cpu_name(const struct parts *p)
+{
+	if (p->engine)
+		return NULL;
+	if (!p->cpu || !strcmp(p->cpu, REPORT_CPU_X86_64_V1))
+		return "x86-64-v1";
+	if (!strcmp(p->cpu, REPORT_CPU_X86_64_V3))
+		return "x86-64-v3";
+	return NULL;
+}
+
 char *series_identity_difference(const char *there, const char *here, const char *there_label,
 				 const char *here_label)
 {
@@ -96,10 +109,15 @@ char *series_identity_difference(const char *there, const char *here, const char
 				engine_name(&b));
 	} else if (!same(a.cpu, b.cpu)) {
 		char *x = cpu_text(&a), *y = cpu_text(&b);
-		why = xasprintf("virtual CPU: %s %s, %s %s (code that dispatches on the CPU takes other paths: rerun "
-				"one of them where the other ran, or both with one bm version and its engine, whose "
-				"virtual CPU is fixed: bm-run --engine bm)",
-				x, there_label, y, here_label);
+		if (cpu_name(&a) && cpu_name(&b))
+			why = xasprintf("virtual CPU: %s %s, %s %s (code that dispatches on the CPU takes other paths: "
+					"rerun one of them on the other's CPU: bm-run --cpu %s, or --cpu %s)",
+					x, there_label, y, here_label, cpu_name(&a), cpu_name(&b));
+		else
+			why = xasprintf("virtual CPU: %s %s, %s %s (code that dispatches on the CPU takes other paths: "
+					"rerun one of them where the other ran, or both with one bm version and its "
+					"engine, whose virtual CPU is fixed: bm-run --engine bm)",
+					x, there_label, y, here_label);
 		free(x);
 		free(y);
 	} else if (a.warm != b.warm) {

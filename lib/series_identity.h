@@ -10,7 +10,8 @@
  * - +ENGINE: the engine that counted (tool.engine), unless it is bm's own
  *   (or not recorded: older reports, imports);
  * - +cpu=CPU: the CPU the program saw (model.cpu), unless it is the bm
- *   engine's fixed virtual CPU of today (REPORT_FIXED_CPU) or not recorded.
+ *   engine's x86-64-v1 (REPORT_FIXED_CPU, the only CPU before bm-run's
+ *   --cpu) or not recorded: x86-64-v3's runs are "+cpu=bm x86-64-v3: ...".
  * What is left out is what every stored run of bm-run's default
  * configuration had, so that their identities, and histories, go on:
  * "bm-model/1+warm", "bm-model/1+warm+callgrind+cpu=host: Intel(R) ...". */

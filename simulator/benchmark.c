@@ -70,6 +70,10 @@ void benchmark_fill_model(struct bm_report_model *out, const struct bm_model *m,
 	out->i1 = (struct bm_cache_geometry){i1->size, i1->assoc, i1->line};
 	out->d1 = (struct bm_cache_geometry){d1->size, d1->assoc, d1->line};
 	out->ll = (struct bm_cache_geometry){ll->size, ll->assoc, ll->line};
+	if (m->version == 2) {
+		out->l2 = (struct bm_cache_geometry){m->l2.size, m->l2.assoc, m->l2.line};
+		out->costs = model_costs_json(&m->costs);
+	}
 }
 
 static int same(const struct model_cache *a, const struct model_cache *b)

@@ -6,26 +6,45 @@
 
 #include "events.h"
 
+#include <jansson.h>
+
 #include <stdint.h>
 
 struct model_cache {
 	uint64_t size, assoc, line; /* bytes, ways, bytes: callgrind's --I1=size,assoc,line */
 };
 
-struct bm_model {
-	const char *id;       /* changes whenever anything below changes */
-	double frequency_hz;  /* converts cycles to seconds */
-	uint64_t l1_hit;      /* cycles per access that hits L1 */
-	uint64_t ll_hit;      /* cycles per access that misses L1 and hits LL */
-	uint64_t ram;         /* cycles per access that misses LL */
-	struct model_cache i1, d1, ll; /* the simulated geometry the weights assume */
+/* bm-model/2's costs beyond its core cycles (Cc), in hundredths of a
+ * cycle: of a miss by where it was served (L2, LL, memory), for an
+ * instruction fetch, a load that overlaps others, a load on a
+ * loop-carried chain (D1mc...: it cannot overlap) and a store; of a
+ * mispredicted conditional and indirect branch.  model.c's Notes say
+ * where each value comes from. */
+struct model_costs {
+	uint64_t fetch[3], read[3], chained[3], write[3];
+	uint64_t mispredict, indirect_mispredict;
 };
 
-/* bm-model/1, the default. */
-extern const struct bm_model model_v1;
+struct bm_model {
+	const char *id;       /* changes whenever anything below changes */
+	int version;          /* 1 or 2: which formula */
+	double frequency_hz;  /* converts cycles to seconds */
+	uint64_t l1_hit;      /* bm-model/1: cycles per access that hits L1 */
+	uint64_t ll_hit;      /* ...that misses L1 and hits LL */
+	uint64_t ram;         /* ...that misses LL */
+	struct model_costs costs; /* bm-model/2 */
+	struct model_cache i1, d1, l2, ll; /* the simulated geometry (l2: model 2's only) */
+};
+
+/* bm-model/1, the default; bm-model/2 (docs/cycle-model.md). */
+extern const struct bm_model model_v1, model_v2;
+
+/* The model with that id, or NULL. */
+const struct bm_model *model_lookup(const char *id);
 
 /* Bits (1u << ev) of the events the model uses that e lacks: with none of
- * the cache events, every access counts as an L1 hit. */
+ * the cache events, every access counts as an L1 hit (bm-model/1), and
+ * every event bm-model/2 uses and lacks counts nothing. */
 uint32_t model_missing(const struct bm_model *m, const struct bm_events *e);
 
 /* Sets *cycles from e.  System-call events never enter cycles.  Returns 0,
@@ -33,6 +52,9 @@ uint32_t model_missing(const struct bm_model *m, const struct bm_events *e);
  * than accesses) or the result overflows 64 bits. */
 int model_cycles(const struct bm_model *m, const struct bm_events *e, uint64_t *cycles,
 		 char **err);
+
+/* bm-model/2's costs as the report's model.costs (a new reference). */
+json_t *model_costs_json(const struct model_costs *c);
 
 /* Estimated seconds for cycles at the model's frequency. */
 double model_time_s(const struct bm_model *m, uint64_t cycles);

@@ -6,7 +6,21 @@
  * reads and writes look up and fill alike, as in callgrind.  An access
  * that straddles two lines looks up both and misses if either misses.  A
  * first-level miss looks up LL (which fills it too): LL is neither
- * inclusive nor exclusive, it is simply asked on every L1 miss. */
+ * inclusive nor exclusive, it is simply asked on every L1 miss.
+ *
+ * bm-model/2 (sim_init_l2) adds, deterministically:
+ * - a private L2 between them, asked on every L1 miss (LL then on every
+ *   L2 miss), as in every current core;
+ * - the prefetchers that make a stream cost what it costs: a next-line
+ *   prefetcher into L2 on every L2 miss, instruction and data (both
+ *   vendors' "adjacent line" / "L2 streamer" in their simplest form), and
+ *   a stride prefetcher into D1 and L2 by instruction: it learns the
+ *   distance between the lines one load or store missed, and once the
+ *   same distance came twice, fetches the next PREFETCH_DEPTH lines along
+ *   it.  It sees misses only (the translations check hits inline), which
+ *   is where a stream shows: one miss in PREFETCH_DEPTH lines is left.
+ *   Prefetches fill without being counted, as the hardware's do.  A
+ *   pointer chase over scattered nodes has no stride: every miss stays. */
 #include "cachesim.h"
 
 #include "pub_tool_libcassert.h"
@@ -19,8 +33,20 @@ struct cache {
 	UWord sets_mask;
 };
 
-static struct cache I1, D1, LL;
+static struct cache I1, D1, L2, LL;
+static Bool have_l2;
 static struct sim_geometry geometry[3]; /* I1, D1, LL as given */
+
+/* The stride prefetcher's table, by instruction. */
+#define PREFETCH_ENTRIES 256
+#define PREFETCH_DEPTH 8
+struct stride {
+	Addr pc;
+	UWord last;  /* the line of its last miss */
+	Word stride; /* in lines */
+	Int seen;    /* how many times in a row */
+};
+static struct stride strides[PREFETCH_ENTRIES];
 
 static Int log2_exact(Int x)
 {
@@ -58,6 +84,15 @@ Bool sim_init(const struct sim_geometry *i1, const struct sim_geometry *d1,
 	return True;
 }
 
+Bool sim_init_l2(const struct sim_geometry *l2, const HChar **why)
+{
+	if (!cache_init(&L2, l2, why))
+		return False;
+	have_l2 = True;
+	sim_clear();
+	return True;
+}
+
 const struct sim_geometry *sim_geometry(Int level)
 {
 	return &geometry[level];
@@ -76,6 +111,10 @@ void sim_clear(void)
 	cache_clear(&I1);
 	cache_clear(&D1);
 	cache_clear(&LL);
+	if (have_l2) {
+		cache_clear(&L2);
+		VG_(memset)(strides, 0, sizeof strides);
+	}
 }
 
 void sim_d1_layout(struct sim_layout *l)
@@ -118,16 +157,54 @@ static inline Bool cache_ref(struct cache *c, Addr a, UWord size)
 	return hit1 && hit2;
 }
 
+/* Below an L1 miss: L2 (with its next-line prefetch), then LL. */
+static enum sim_result below_l1(Addr a, UWord size)
+{
+	if (!have_l2)
+		return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
+	if (cache_ref(&L2, a, size))
+		return SIM_L2_HIT;
+	UWord next = ((a + size - 1) >> L2.line_bits) + 1;
+	set_ref(&L2, next);
+	return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
+}
+
+/* The stride prefetcher, told that the instruction at pc missed D1 at
+ * line. */
+static void learn_stride(Addr pc, UWord line)
+{
+	struct stride *s = &strides[(pc ^ (pc >> 8)) & (PREFETCH_ENTRIES - 1)];
+	if (s->pc != pc) {
+		*s = (struct stride){pc, line, 0, 0};
+		return;
+	}
+	Word d = (Word)(line - s->last);
+	s->seen = d && d == s->stride ? s->seen + 1 : 0;
+	s->stride = d;
+	s->last = line;
+	if (s->seen < 1)
+		return;
+	for (Int k = 1; k <= PREFETCH_DEPTH; k++) {
+		UWord ahead = line + (UWord)(d * k);
+		set_ref(&L2, ahead);
+		set_ref(&D1, ahead);
+	}
+}
+
 enum sim_result sim_fetch(Addr a, UWord size)
 {
 	if (cache_ref(&I1, a, size))
 		return SIM_L1_HIT;
-	return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
+	if (have_l2) /* the next line, as the fetch unit streams code */
+		set_ref(&I1, ((a + size - 1) >> I1.line_bits) + 1);
+	return below_l1(a, size);
 }
 
-enum sim_result sim_data(Addr a, UWord size)
+enum sim_result sim_data(Addr pc, Addr a, UWord size)
 {
 	if (cache_ref(&D1, a, size))
 		return SIM_L1_HIT;
-	return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
+	if (have_l2)
+		learn_stride(pc, a >> D1.line_bits);
+	return below_l1(a, size);
 }

@@ -510,8 +510,9 @@ static const struct fn *pending_fn;    /* to this function's records */
 
 /* The counts a block's execution changes: its segments' and the events
  * of its instructions that helpers count (all but the system calls, which
- * post_syscall charges to the current function itself). */
-#define SNAP_EVENTS (EV_DLMW + 1)
+ * post_syscall charges to the current function itself; the branch
+ * predictor's misses included). */
+#define SNAP_EVENTS (EV_BIM + 1)
 
 static void snapshot(struct block *b)
 {

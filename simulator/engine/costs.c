@@ -193,6 +193,9 @@ void sb_apply(const struct sb *sb, Int sign)
 			d[EV_D1MR + w] += (bits >> 1) & 1;
 			d[EV_DLMR + w] += (bits >> 2) & 1;
 		}
+		/* Its conditional branches (--branch-sim) all ran, not taken. */
+		d[EV_BC] = i->nexits;
+		d[EV_BCM] = (i->last >> LAST_BCM) & 1;
 		/* Where that execution was charged. */
 		struct instr *to = instr_for(b->instrs[k], b->last_caller);
 		for (Int e = 0; e < EV_COUNT; e++)

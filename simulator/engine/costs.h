@@ -9,9 +9,11 @@
 
 #include "pub_tool_basics.h"
 
-/* The events of bm-model/1, in callgrind's order. */
+/* The events of bm-model/1, in callgrind's order; the branch events
+ * (Bc Bcm Bi Bim) only with --branch-sim=yes (branchsim.h). */
 enum event {
 	EV_IR, EV_DR, EV_DW, EV_I1MR, EV_D1MR, EV_D1MW, EV_ILMR, EV_DLMR, EV_DLMW,
+	EV_BC, EV_BCM, EV_BI, EV_BIM,
 	EV_SYSCOUNT, EV_SYSTIME, EV_SYSCPUTIME,
 	EV_COUNT
 };
@@ -47,15 +49,17 @@ struct instr {
 	/* What the instruction's last execution did, so that it can be taken
 	 * back (sb_apply): bit 0 and 1, its fetch missed I1 and LL; from
 	 * bit 2, three bits per data access: done (guarded ones), missed D1,
-	 * missed LL. */
+	 * missed LL; bit LAST_BCM, its conditional branch was mispredicted. */
 	ULong last;
 	UChar nslots;      /* its data accesses, at most LAST_SLOTS tracked */
+	UChar nexits;      /* its conditional branches (Bc per execution) */
 	UInt slot_writes;  /* bit k: access k is a write */
 	UInt slot_guarded; /* bit k: access k is conditional (its done bit says) */
 	struct edge *edges; /* calls from here (callgraph.c) */
 	ULong *skipped;     /* what the PLT stubs called from here cost */
 };
 #define LAST_SLOTS 20
+#define LAST_BCM 62
 
 /* The table of instructions, and the counts of the translations.
  *

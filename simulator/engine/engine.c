@@ -8,9 +8,11 @@
  * The tool's glue: its options (callgrind's names, so that bm-run passes
  * the same command line to either engine), callgrind's client requests,
  * system calls, and the dumps. */
+#include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
+#include "cpu.h"
 #include "instrument.h"
 #include "output.h"
 
@@ -80,7 +82,10 @@ static Bool process_option(const HChar *arg)
 	} else if VG_XACT_CLO (arg, "--collect-systime=no", clo_systime, False) {
 	} else if VG_BOOL_CLO (arg, "--instr-atstart", engine_instrumenting) {
 	} else if VG_BOOL_CLO (arg, "--dump-instr", engine_dump_instr) {
-	} else if VG_BOOL_CLO (arg, "--fixed-cpu", engine_fixed_cpu) {
+	} else if VG_BOOL_CLO (arg, "--branch-sim", engine_branch_sim) {
+	} else if VG_STR_CLO (arg, "--cpu", s) {
+		if (!cpu_parse(s, &engine_cpu))
+			VG_(fmsg_bad_option)(arg, "expected x86-64-v1, x86-64-v3 or host\n");
 	} else {
 		return False;
 	}
@@ -95,8 +100,11 @@ static void print_usage(void)
 		    "    --collect-systime=no|nsec  count system calls and their times [no]\n"
 		    "    --instr-atstart=yes|no   instrument from the start [yes]\n"
 		    "    --dump-instr=no|yes      a cost line per instruction [no]\n"
-		    "    --fixed-cpu=yes|no       cpuid answers VEX's baseline x86-64 (SSE2)\n"
-		    "                             processor on every host [yes]\n"
+		    "    --branch-sim=no|yes      count and predict branches (Bc Bcm Bi Bim) [no]\n"
+		    "    --cpu=x86-64-v1|x86-64-v3|host  what cpuid answers: VEX's baseline\n"
+		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
+		    "                             same on every host, or VEX's pick for this host\n"
+		    "                             [x86-64-v1]\n"
 		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
 }
 
@@ -170,8 +178,10 @@ static void set_instrumenting(Bool on)
 	/* Every translation is made again, with or without the counting
 	 * calls; the caches start empty, as callgrind's do. */
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "bm-engine");
-	if (on)
+	if (on) {
 		sim_clear();
+		branch_clear();
+	}
 }
 
 static void dump(const HChar *trigger)
@@ -272,10 +282,16 @@ static void post_clo_init(void)
 	const HChar *why;
 	if (!sim_init(&clo_i1, &clo_d1, &clo_ll, &why))
 		VG_(fmsg_bad_option)("--I1/--D1/--LL", "%s\n", why);
+	/* (fmsg_bad_option ends the run only while the options are read.) */
+	if ((why = cpu_cannot(&clo_i1, &clo_d1, &clo_ll))) {
+		VG_(fmsg)("--cpu=x86-64-v3: %s\n", why);
+		VG_(exit)(1);
+	}
 	engine_i1_line_bits = 0;
 	while ((1 << engine_i1_line_bits) < clo_i1.line)
 		engine_i1_line_bits++;
 	instr_table_init();
+	branch_clear();
 	callgraph_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);

@@ -8,9 +8,11 @@
  * mid-block counts exactly the instructions before it.  */
 #include "instrument.h"
 
+#include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
+#include "cpu.h"
 
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
@@ -24,7 +26,6 @@
 
 Bool engine_instrumenting = True;
 Int engine_i1_line_bits = 6;
-Bool engine_fixed_cpu = True;
 
 /* ---- the helpers, run for every executed instruction ---- */
 
@@ -52,7 +53,7 @@ static VG_REGPARM(1) void log_fetch(struct instr *i)
  * could not tell a hit. */
 static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong done)
 {
-	enum sim_result r = sim_data(a, how & 0xff);
+	enum sim_result r = sim_data(i->addr, a, how & 0xff);
 	ULong bits = done;
 	if (r != SIM_L1_HIT) {
 		i->cost[EV_D1MR + w]++;
@@ -95,6 +96,27 @@ static VG_REGPARM(3) void log_write_if(struct instr *i, Addr a, UWord how)
 	simulate(i, a, how, 1, 1);
 }
 
+/* --branch-sim=yes: a conditional branch (its execution counted with its
+ * segment) given to the predictor, and an indirect jump or call; only
+ * where the inline check could not tell a correct prediction (site:
+ * branchsim.h). */
+static VG_REGPARM(3) void log_cond(struct instr *i, UWord taken, UChar *site)
+{
+	if (branch_cond(site, i->addr, taken)) {
+		i->cost[EV_BCM]++;
+		engine_total[EV_BCM]++;
+		i->last |= 1ULL << LAST_BCM;
+	}
+}
+
+static VG_REGPARM(3) void log_indirect(struct instr *i, Addr target, Addr *site)
+{
+	if (branch_indirect(site, i->addr, target)) {
+		i->cost[EV_BIM]++;
+		engine_total[EV_BIM]++;
+	}
+}
+
 /* ---- the pass ---- */
 
 /* A data access not yet given its call: a load waits, because a store of
@@ -123,6 +145,12 @@ struct pass {
 	XArray *instrs;    /* of the superblock, in order */
 	XArray *items;     /* of the current segment */
 	XArray *segs;      /* of the superblock */
+	/* --branch-sim: the superblock's exits as callgrind sees them
+	 * (scan_exits), and how many the pass has gone past. */
+	UInt exits, exits_seen;
+	Bool last_inverted; /* VEX inverted the last one */
+	Bool rep;           /* its last instruction is a rep string one, */
+	Addr rep_addr;      /* at this address */
 	Bool remembered;   /* the superblock is one that remember_sb keeps */
 	struct place *from; /* where the superblock starts */
 	struct block *block;
@@ -208,13 +236,13 @@ static void end_segment(struct pass *p)
 		return;
 	struct segment *sg = segment_new(VG_(indexXA)(p->items, 0), (UInt)n);
 	VG_(addToXA)(p->segs, &sg);
-	ULong counts[EV_DW + 1] = {0};
+	ULong counts[EV_COUNT] = {0};
 	for (UInt k = 0; k < sg->n; k++)
 		counts[sg->items[k].event]++;
 	VG_(dropTailXA)(p->items, n);
 	store_inline(p->out, &sg->count, 1, True);
 	/* The running totals, for the call graph's inclusive costs. */
-	for (Int e = EV_IR; e <= EV_DW; e++)
+	for (Int e = 0; e < EV_COUNT; e++)
 		if (counts[e])
 			store_inline(p->out, &engine_total[e], counts[e], True);
 }
@@ -357,6 +385,113 @@ static void check_entry(struct pass *p)
 	addStmtToIRSB(p->out, IRStmt_Dirty(di));
 }
 
+/* ---- branches (--branch-sim=yes) ----
+ *
+ * Callgrind's branch events (callgrind/main.c, Valgrind 3.19): every side
+ * exit of a guest jump kind (Ijk_Boring, Call, Ret) is a conditional
+ * branch (Bc), the rep string instructions' included, and the final jump
+ * of a superblock that ends in a jump or call to a computed address is an
+ * indirect one (Bi; returns are not).  Each execution is counted with its
+ * segment (the exit is reached exactly when the stretch before it ran; the
+ * final jump when the whole block did); the predictor sees each branch
+ * through a helper, where only its mispredictions are counted. */
+
+/* What callgrind's collectBlockInfo sees of the superblock: how many
+ * exits it has after its first instruction, and whether the last one was
+ * inverted by VEX (a jcc whose taken side is the fall-through becomes an
+ * exit to the next instruction on the opposite condition, and a final
+ * jump to its target); and whether its last instruction is a rep string
+ * one (which jumps back to itself: counted, never predicted). */
+static void scan_exits(struct pass *p, const IRSB *in)
+{
+	Addr addr = 0;
+	UInt len = 0;
+	Bool seen = False, to_next = False, to_self = False;
+	for (Int i = 0; i < in->stmts_used; i++) {
+		const IRStmt *st = in->stmts[i];
+		if (!st)
+			continue;
+		if (st->tag == Ist_IMark) {
+			seen = True;
+			addr = st->Ist.IMark.addr;
+			len = st->Ist.IMark.len;
+			to_next = to_self = False;
+		} else if (seen && st->tag == Ist_Exit) {
+			Addr dst = (Addr)st->Ist.Exit.dst->Ico.U64;
+			to_next = dst == addr + len;
+			to_self |= dst == addr;
+			p->exits++;
+		}
+	}
+	p->last_inverted = to_next;
+	p->rep = seen && (to_self || (in->next->tag == Iex_Const && (Addr)in->next->Iex.Const.con->Ico.U64 == addr));
+	p->rep_addr = addr;
+}
+
+/* At an exit of the current instruction: whether it is a conditional
+ * branch, counted in the segment that ends here. */
+static Bool exit_counted(struct pass *p, IRJumpKind jk)
+{
+	if (!engine_branch_sim || !p->cur || (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret))
+		return False;
+	count_in_segment(p, EV_BC);
+	p->cur->nexits++;
+	return True;
+}
+
+/* The exit with guard, counted: the predictor is told whether the guest
+ * branch was taken (the guard, or its opposite where VEX inverted it).  A
+ * branch that has gone only this way so far is predicted so without a
+ * call: its site's byte is 1 + taken (branchsim.h), one load and
+ * compare. */
+static void predict_exit(struct pass *p, IRExpr *guard)
+{
+	Bool inverted = p->exits_seen + 1 == p->exits && p->last_inverted;
+	if (p->rep && p->cur->addr == p->rep_addr)
+		return;
+	UChar *site = branch_cond_site(p->cur->addr);
+	IRExpr *taken = tmp64(p->out, IRExpr_Unop(Iop_1Uto64, guard));
+	if (inverted)
+		taken = tmp64(p->out, IRExpr_Binop(Iop_Xor64, taken, c64(1)));
+	IRTemp byte = newIRTemp(p->out->tyenv, Ity_I8);
+	addStmtToIRSB(p->out, IRStmt_WrTmp(byte, IRExpr_Load(Iend_LE, Ity_I8, mkIRExpr_HWord((HWord)site))));
+	IRExpr *state = tmp64(p->out, IRExpr_Unop(Iop_8Uto64, IRExpr_RdTmp(byte)));
+	IRExpr *expected = tmp64(p->out, IRExpr_Binop(Iop_Add64, taken, c64(1)));
+	IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
+	addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, state, expected)));
+	IRDirty *di = unsafeIRDirty_0_N(3, "log_cond", VG_(fnptr_to_fnentry)(log_cond),
+					mkIRExprVec_3(mkIRExpr_HWord((HWord)p->cur), taken,
+						      mkIRExpr_HWord((HWord)site)));
+	di->guard = IRExpr_RdTmp(other);
+	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+}
+
+/* Whether the superblock ends in an indirect jump or call, counted in
+ * its last segment. */
+static Bool final_counted(struct pass *p, const IRSB *in)
+{
+	if (!engine_branch_sim || !p->cur || (in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call) ||
+	    in->next->tag != Iex_RdTmp)
+		return False;
+	count_in_segment(p, EV_BI);
+	return True;
+}
+
+/* Likewise: a jump that has gone to this target only is predicted
+ * without a call. */
+static void predict_final(struct pass *p, IRExpr *target)
+{
+	Addr *site = branch_indirect_site(p->cur->addr);
+	IRExpr *only = tmp64(p->out, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)site)));
+	IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
+	addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, only, target)));
+	IRDirty *di = unsafeIRDirty_0_N(3, "log_indirect", VG_(fnptr_to_fnentry)(log_indirect),
+					mkIRExprVec_3(mkIRExpr_HWord((HWord)p->cur), target,
+						      mkIRExpr_HWord((HWord)site)));
+	di->guard = IRExpr_RdTmp(other);
+	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+}
+
 /* ---- the call graph's helpers ---- */
 
 /* Calls and jumps to a constant target pass its place, looked up once
@@ -425,25 +560,12 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 	addStmtToIRSB(p->out, IRStmt_Dirty(di));
 }
 
-/* ---- the fixed virtual CPU ---- */
+/* ---- the virtual CPU ---- */
 
-/* VEX's own baseline x86-64 processor (libvex's guest_amd64_helpers.c):
- * fixed answers, SSE2 and no later extension, whatever the host. */
-extern void amd64g_dirtyhelper_CPUID_baseline(VexGuestAMD64State *st);
-
-/* VEX answers the guest's cpuid with one of several helpers, picked by
- * what the host supports, so that a program that dispatches on the CPU
- * would take another path on another host.  Every cpuid is made to ask
- * the baseline helper instead. */
+/* Every cpuid asks the helper of the CPU --cpu names (cpu.c). */
 static void fix_cpuid(IRStmt *st)
 {
-	IRDirty *d = st->Ist.Dirty.details;
-	if (!engine_fixed_cpu || VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0 ||
-	    VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_CPUID_baseline") == 0)
-		return;
-	d->cee = mkIRCallee(0, "amd64g_dirtyhelper_CPUID_baseline",
-			    VG_(fnptr_to_fnentry)(amd64g_dirtyhelper_CPUID_baseline));
-	d->args = mkIRExprVec_1(IRExpr_GSPTR());
+	cpu_fix_cpuid(st->Ist.Dirty.details);
 }
 
 static IRSB *fix_cpuid_only(IRSB *in)
@@ -468,6 +590,8 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	p.items = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct item));
 	p.segs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct segment *));
 	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
+	if (engine_branch_sim)
+		scan_exits(&p, in);
 	Int i = 0;
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(p.out, in->stmts[i]);
@@ -486,6 +610,8 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				check_entry(&p);
 			}
 			p.cur = instr_get(a, st->Ist.IMark.len, p.block->home);
+			if (engine_branch_sim)
+				p.cur->nexits = 0; /* exit_counted counts them again */
 			p.fetched = False;
 			/* Within one execution of a superblock its instructions run
 			 * one after the other, and only fetches touch I1: one that
@@ -548,18 +674,26 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				data(&p, True, st->Ist.LLSC.addr,
 				     sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata)), NULL);
 			break;
-		case Ist_Exit:
+		case Ist_Exit: {
 			flush_instr(&p);
+			Bool branch = exit_counted(&p, st->Ist.Exit.jk);
 			end_segment(&p);
+			if (branch)
+				predict_exit(&p, st->Ist.Exit.guard);
+			p.exits_seen++;
 			callgraph_at(&p, st->Ist.Exit.jk, IRExpr_Const(st->Ist.Exit.dst), st->Ist.Exit.guard);
 			break;
+		}
 		default:
 			break;
 		}
 		addStmtToIRSB(p.out, st);
 	}
 	flush_instr(&p);
+	Bool indirect = final_counted(&p, in);
 	end_segment(&p);
+	if (indirect)
+		predict_final(&p, in->next);
 	callgraph_at(&p, in->jumpkind, in->next, NULL);
 	if (p.block)
 		block_set(p.block, VG_(sizeXA)(p.instrs) ? VG_(indexXA)(p.instrs, 0) : NULL,

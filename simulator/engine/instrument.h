@@ -11,9 +11,6 @@
 
 /* Whether translations are instrumented now (the region is on). */
 extern Bool engine_instrumenting;
-/* --fixed-cpu=yes (the default): the guest's cpuid answers VEX's
- * baseline processor on every host (instrument.c). */
-extern Bool engine_fixed_cpu;
 /* log2 of the simulated I1's line size. */
 extern Int engine_i1_line_bits;
 

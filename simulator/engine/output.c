@@ -8,6 +8,7 @@
  * totals. */
 #include "output.h"
 
+#include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
@@ -104,15 +105,24 @@ static void out_text(struct out *o, const HChar *s)
 	}
 }
 
+/* The events a dump has, in the order of its "events:" line: the branch
+ * events only with --branch-sim=yes (where callgrind puts them). */
+static Bool dumped(Int e)
+{
+	return engine_branch_sim || e < EV_BC || e > EV_BIM;
+}
+
 static void out_costs(struct out *o, const ULong *cost)
 {
 	/* Trailing zeros are left out, as callgrind does; the first is
 	 * always there. */
 	Int n = EV_COUNT;
-	while (n > 1 && cost[n - 1] == 0)
+	while (n > 1 && (cost[n - 1] == 0 || !dumped(n - 1)))
 		n--;
 	HChar num[32];
 	for (Int e = 0; e < n; e++) {
+		if (!dumped(e))
+			continue;
 		VG_(sprintf)(num, " %llu", cost[e]);
 		out_text(o, num);
 	}
@@ -175,6 +185,8 @@ static Bool plt_moves(XArray *all)
 
 static const HChar events_line[] =
 	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount sysTime sysCpuTime\n";
+static const HChar events_line_branches[] =
+	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim sysCount sysTime sysCpuTime\n";
 
 Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd)
 {
@@ -214,7 +226,7 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 	/* The unit of the times (a reader of callgrind's files takes
 	 * milliseconds without it: callgrind before 3.15 wrote those). */
 	out_text(o, "event: sysTime : sysTime (elapsed ns)\nevent: sysCpuTime : sysCpuTime (system cpu ns)\n");
-	out_text(o, events_line);
+	out_text(o, engine_branch_sim ? events_line_branches : events_line);
 	out_text(o, "\n");
 
 	ULong totals[EV_COUNT] = {0};

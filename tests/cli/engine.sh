@@ -97,7 +97,7 @@ done
 # process, both tools run by hand under one environment: one VALGRIND_LIB
 # holding both tools.  Each dump's totals, compared.  Without bm-run's
 # glibc mask, glibc picks its string functions by what cpuid says, so the
-# bm tool answers cpuid as the host does here (--fixed-cpu=no), as
+# bm tool answers cpuid as the host does here (--cpu=host), as
 # callgrind does.
 callgrind_tool=/usr/libexec/valgrind/callgrind-amd64-linux
 mkdir vglib
@@ -107,7 +107,7 @@ by_hand() {
 	for tool in callgrind bm; do
 		mkdir "$1.$tool"
 		fixed=
-		[ $tool = bm ] && fixed=--fixed-cpu=no
+		[ $tool = bm ] && fixed=--cpu=host
 		(cd "$1.$tool" && env -i VALGRIND_LIB="$scratch/vglib" LD_BIND_NOW=1 "$VALGRIND" --tool=$tool $fixed \
 			--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --collect-systime=nsec \
 			--instr-atstart="$2" --callgrind-out-file=out "$3" >stdout 2>log)

@@ -87,6 +87,71 @@ START_TEST(contradictory_counts_are_rejected)
 }
 END_TEST
 
+/* bm-model/2's events: core centi-cycles, then per level as named. */
+static struct bm_events model2(uint64_t cc, const uint64_t fetch[3], const uint64_t read[3],
+			       const uint64_t chained[3], const uint64_t write[3], uint64_t bcm, uint64_t bim)
+{
+	struct bm_events e = {.present = ~0u};
+	e.v[BM_EV_CC] = cc;
+	e.v[BM_EV_I1MR] = fetch[0];
+	e.v[BM_EV_I2MR] = fetch[1];
+	e.v[BM_EV_ILMR] = fetch[2];
+	e.v[BM_EV_D1MR] = read[0];
+	e.v[BM_EV_D2MR] = read[1];
+	e.v[BM_EV_DLMR] = read[2];
+	e.v[BM_EV_D1MC] = chained[0];
+	e.v[BM_EV_D2MC] = chained[1];
+	e.v[BM_EV_DLMC] = chained[2];
+	e.v[BM_EV_D1MW] = write[0];
+	e.v[BM_EV_D2MW] = write[1];
+	e.v[BM_EV_DLMW] = write[2];
+	e.v[BM_EV_BCM] = bcm;
+	e.v[BM_EV_BIM] = bim;
+	return e;
+}
+
+START_TEST(model2_charges_each_miss_by_its_level_and_kind)
+{
+	const struct model_costs *c = &model_v2.costs;
+	uint64_t none[3] = {0, 0, 0}, cycles;
+	/* The core alone: hundredths of a cycle, rounded down. */
+	struct bm_events e = model2(12399, none, none, none, none, 0, 0);
+	ck_assert_int_eq(model_cycles(&model_v2, &e, &cycles, NULL), 0);
+	ck_assert_uint_eq(cycles, 123);
+	/* 10 load misses: 4 served by L2, 3 by LL, 3 by memory; of them 1,
+	 * 1 and 2 on a chain: the chained pay all, the others overlap. */
+	uint64_t read[3] = {10, 6, 3}, chained[3] = {4, 3, 2};
+	e = model2(0, none, read, chained, none, 0, 0);
+	ck_assert_int_eq(model_cycles(&model_v2, &e, &cycles, NULL), 0);
+	ck_assert_uint_eq(cycles, (3 * c->read[0] + 2 * c->read[1] + 1 * c->read[2] + 1 * c->chained[0] +
+				   1 * c->chained[1] + 2 * c->chained[2]) / 100);
+	/* A chained miss costs more than an overlapped one at every level. */
+	for (int k = 0; k < 3; k++)
+		ck_assert_uint_gt(c->chained[k], c->read[k]);
+	e = model2(0, none, none, none, none, 3, 1);
+	ck_assert_int_eq(model_cycles(&model_v2, &e, &cycles, NULL), 0);
+	ck_assert_uint_eq(cycles, (3 * c->mispredict + c->indirect_mispredict) / 100);
+	ck_assert_ptr_eq(model_lookup("bm-model/2"), &model_v2);
+	ck_assert_ptr_eq(model_lookup("bm-model/1"), &model_v1);
+	ck_assert_ptr_null(model_lookup("bm-model/3"));
+}
+END_TEST
+
+START_TEST(model2_refuses_contradictory_levels)
+{
+	uint64_t none[3] = {0, 0, 0}, cycles, more_l2[3] = {1, 2, 0}, more_chained[3] = {1, 0, 0}, chained[3] = {2, 0, 0};
+	char *err = NULL;
+	struct bm_events e = model2(0, none, more_l2, none, none, 0, 0);
+	ck_assert_int_eq(model_cycles(&model_v2, &e, &cycles, &err), -1);
+	ck_assert_str_eq(err, "inconsistent events: more misses of a level than of the one above it");
+	free(err);
+	e = model2(0, none, more_chained, chained, none, 0, 0);
+	ck_assert_int_eq(model_cycles(&model_v2, &e, &cycles, &err), -1);
+	ck_assert_str_eq(err, "inconsistent events: more chained load misses than load misses");
+	free(err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("model");
@@ -97,5 +162,9 @@ int main(void)
 	tcase_add_test(tc, without_cache_simulation_every_access_is_a_hit);
 	tcase_add_test(tc, contradictory_counts_are_rejected);
 	suite_add_tcase(s, tc);
+	TCase *tc2 = tcase_create("bm-model/2");
+	tcase_add_test(tc2, model2_charges_each_miss_by_its_level_and_kind);
+	tcase_add_test(tc2, model2_refuses_contradictory_levels);
+	suite_add_tcase(s, tc2);
 	return unit_run(s);
 }

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * The guest's processor.  VEX answers the guest's cpuid with one of
+ * several canned processors, picked by what the host supports
+ * (guest_amd64_toIR.c), so that a program that dispatches on the CPU
+ * (glibc's string functions, zstd, xxHash, __builtin_cpu_supports) would
+ * take other paths on other hosts.  The engine sends every cpuid to the
+ * helper of the CPU --cpu names instead:
+ *
+ * - x86-64-v1: VEX's own baseline helper (an AMD Opteron: SSE2, nothing
+ *   later), as the engine always answered;
+ * - x86-64-v3: the helper below, bm's own processor at the level of the
+ *   machines programs run on in production (x86-64-v3 as the psABI
+ *   defines it: AVX2, BMI1/2, FMA, F16C, LZCNT, MOVBE), every leaf a
+ *   fixed answer (docs/engine.md has them as a table);
+ * - host: VEX's choice (to compare with callgrind by hand).
+ *
+ * The facts about VEX come from Valgrind 3.19's guest_amd64_helpers.c,
+ * guest_amd64_toIR.c and m_machine.c; the facts about what programs read
+ * from glibc 2.36's sysdeps/x86 (cpu-features.c, dl-cacheinfo.h). */
+#include "cpu.h"
+
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+
+#include "libvex_guest_amd64.h"
+#include "libvex_guest_offsets.h"
+
+enum engine_cpu engine_cpu = CPU_X86_64_V1;
+
+Bool cpu_parse(const HChar *name, enum engine_cpu *cpu)
+{
+	if (VG_(strcmp)(name, "x86-64-v1") == 0)
+		*cpu = CPU_X86_64_V1;
+	else if (VG_(strcmp)(name, "x86-64-v3") == 0)
+		*cpu = CPU_X86_64_V3;
+	else if (VG_(strcmp)(name, "host") == 0)
+		*cpu = CPU_HOST;
+	else
+		return False;
+	return True;
+}
+
+/* ---- x86-64-v3 ---- */
+
+/* The vendor: AuthenticAMD, family 0x19 model 0x01 stepping 1, the
+ * signature of AMD's Zen 3 EPYC 7763 (the CPU of GitHub's hosted x86-64
+ * runners), which has no AVX-512.  Chosen because glibc 2.36 derives nothing from an AMD
+ * family-0x17-or-later model beyond what the feature bits say (its
+ * "preferred" bits: only AVX_Fast_Unaligned_Load, from AVX2), where an
+ * Intel family 6 model selects tunings from model tables and TSX errata
+ * by stepping; and family 0x19 rather than Zen 1/2's 0x17, whose slow
+ * PDEP/PEXT some libraries avoid by family. */
+#define V3_FAMILY 0x19
+#define V3_MODEL 0x01
+#define V3_STEPPING 0x1
+/* Leaf 1's eax: stepping, model, family 0xf plus the extended family. */
+#define V3_SIGNATURE                                                                             \
+	((UInt)(V3_FAMILY - 0xf) << 20 | (UInt)(V3_MODEL >> 4) << 16 | 0xfu << 8 | (UInt)(V3_MODEL & 0xf) << 4 | \
+	 V3_STEPPING)
+/* "AuthenticAMD" in ebx, edx, ecx. */
+#define VENDOR_EBX 0x68747541u /* "Auth" */
+#define VENDOR_EDX 0x69746e65u /* "enti" */
+#define VENDOR_ECX 0x444d4163u /* "cAMD" */
+
+/* The highest basic leaf: 0xd (XSAVE's state); every leaf up to it not
+ * named below, and every leaf above it, answers zeros (as AMD's do). */
+#define V3_MAX_BASIC 0x0du
+/* The highest extended leaf: 0x8000001d, AMD's cache leaf. */
+#define V3_MAX_EXTENDED 0x8000001du
+
+/* Leaf 1, ebx: CLFLUSH's line in 8-byte units (64 bytes), one logical
+ * processor, APIC id 0 (the same on every core: no host state). */
+#define V3_LEAF1_EBX (1u << 16 | (64u / 8) << 8)
+/* Leaf 1, edx: x86-64's baseline (FPU, TSC, CX8, CMOV, MMX, FXSR, SSE,
+ * SSE2, CLFLUSH, ...), VEX's baseline processor's bits; no HTT. */
+#define V3_LEAF1_EDX 0x078bfbffu
+/* Leaf 1, ecx: x86-64-v2's and v3's, and XSAVE that OSXSAVE needs.  Not
+ * PCLMULQDQ, AES, x2APIC, MONITOR (not part of the level), RDRAND (its
+ * answers are the host's), nor the hypervisor bit. */
+#define ECX_SSE3 (1u << 0)
+#define ECX_SSSE3 (1u << 9)
+#define ECX_FMA (1u << 12)
+#define ECX_CX16 (1u << 13)
+#define ECX_SSE4_1 (1u << 19)
+#define ECX_SSE4_2 (1u << 20)
+#define ECX_MOVBE (1u << 22)
+#define ECX_POPCNT (1u << 23)
+#define ECX_XSAVE (1u << 26)
+#define ECX_OSXSAVE (1u << 27) /* XGETBV works: VEX answers it 7 (x87, SSE, AVX) */
+#define ECX_AVX (1u << 28)
+#define ECX_F16C (1u << 29)
+#define V3_LEAF1_ECX                                                                              \
+	(ECX_SSE3 | ECX_SSSE3 | ECX_FMA | ECX_CX16 | ECX_SSE4_1 | ECX_SSE4_2 | ECX_MOVBE | ECX_POPCNT | \
+	 ECX_XSAVE | ECX_OSXSAVE | ECX_AVX | ECX_F16C)
+
+/* Leaf 7 subleaf 0, ebx: BMI1, AVX2, BMI2; not ERMS or FSRM (how fast
+ * rep movsb is belongs to a host), RTM, RDSEED, ADX, SHA, nor AVX-512.
+ * eax 0: no further subleaf. */
+#define EBX7_BMI1 (1u << 3)
+#define EBX7_AVX2 (1u << 5)
+#define EBX7_BMI2 (1u << 8)
+#define V3_LEAF7_EBX (EBX7_BMI1 | EBX7_AVX2 | EBX7_BMI2)
+
+/* Leaf 0xd, XSAVE's state as VEX implements it: x87, SSE and AVX
+ * (XCR0 = 7, as VEX's XGETBV says), 832 bytes in the standard layout
+ * with AVX's upper halves at 576 (256 bytes).  Subleaf 1 says no
+ * XSAVEOPT, XSAVEC or XSAVES, which VEX does not implement. */
+#define XSAVE_COMPONENTS 7u
+#define XSAVE_SIZE 832u
+#define XSAVE_AVX_SIZE 256u
+#define XSAVE_AVX_OFFSET 576u
+
+/* 0x80000001: the signature again; ecx LAHF/SAHF in 64-bit mode (v2),
+ * LZCNT (ABM, v3), TOPOEXT (leaf 0x8000001d is there); edx AMD's copy of
+ * leaf 1's bits with SYSCALL, NX, MMX extensions and long mode, but not
+ * RDTSCP (VEX decodes it only on hosts that have it), 1 GiB pages or
+ * FFXSR: VEX's baseline processor's. */
+#define ECX81_LAHF (1u << 0)
+#define ECX81_LZCNT (1u << 5)
+#define ECX81_TOPOEXT (1u << 22)
+#define V3_EXT1_ECX (ECX81_LAHF | ECX81_LZCNT | ECX81_TOPOEXT)
+#define V3_EXT1_EDX 0x21d3fbffu
+
+/* 0x80000002-4: the brand string, at most 47 bytes. */
+#define V3_BRAND "bm virtual CPU x86-64-v3"
+
+/* 0x80000008, eax: 48 physical and 48 virtual address bits; ecx: one
+ * core (no APIC id bits). */
+#define V3_ADDRESS_BITS (48u << 8 | 48u)
+
+/* The caches, as the simulator has them (bm-model's, which bm-run always
+ * passes): leaf 4 (Intel's layout) and 0x8000001d (AMD's, the same) list
+ * L1 data, L1 instruction and LL, which is the last level (L3: there is
+ * no L2); 0x80000005 and 0x80000006 (AMD's older leaves, glibc's source
+ * of sysconf's cache sizes on AMD) say the same. */
+enum cache_type { CACHE_NONE, CACHE_DATA, CACHE_INSTRUCTION, CACHE_UNIFIED };
+static const struct v3_cache {
+	enum cache_type type;
+	UInt level;
+	struct sim_geometry g;
+} v3_caches[] = {
+	{CACHE_DATA, 1, {32768, 8, 64}},
+	{CACHE_INSTRUCTION, 1, {32768, 8, 64}},
+	{CACHE_UNIFIED, 3, {8388608, 16, 64}},
+};
+#define V3_D1 (&v3_caches[0].g)
+#define V3_I1 (&v3_caches[1].g)
+#define V3_LL (&v3_caches[2].g)
+/* Leaf 4's eax: type, level, self-initialising (bit 8); no thread
+ * shares it (bits 25:14 zero). */
+#define CACHE_SELF_INIT (1u << 8)
+/* 0x80000005's L1 descriptors: size in KiB 31:24, ways 23:16, lines per
+ * tag 15:8, line size 7:0. */
+#define AMD_L1(c) ((UInt)(c)->size / 1024 << 24 | (UInt)(c)->assoc << 16 | 1u << 8 | (UInt)(c)->line)
+/* 0x80000006's L3 descriptor (edx): size in 512 KiB units 31:18, ways
+ * 15:12 by AMD's table (8: 16 ways), lines per tag 11:8, line size 7:0;
+ * ecx, the L2's, is 0: none. */
+#define AMD_WAYS_16 0x8u
+#define AMD_L3(c) ((UInt)(c)->size / (512 * 1024) << 18 | AMD_WAYS_16 << 12 | 1u << 8 | (UInt)(c)->line)
+
+static void cache_leaf(UInt sub, UInt r[4])
+{
+	if (sub >= sizeof v3_caches / sizeof v3_caches[0])
+		return; /* type 0: no more caches */
+	const struct v3_cache *c = &v3_caches[sub];
+	UInt sets = (UInt)(c->g.size / (c->g.assoc * c->g.line));
+	r[0] = (UInt)c->type | c->level << 5 | CACHE_SELF_INIT;
+	r[1] = (UInt)(c->g.line - 1) | (UInt)(c->g.assoc - 1) << 22;
+	r[2] = sets - 1;
+}
+
+/* The answer to leaf, subleaf: eax, ebx, ecx, edx. */
+static void v3_answer(UInt leaf, UInt sub, UInt r[4])
+{
+	r[0] = r[1] = r[2] = r[3] = 0;
+	switch (leaf) {
+	case 0x0:
+		r[0] = V3_MAX_BASIC;
+		r[1] = VENDOR_EBX;
+		r[2] = VENDOR_ECX;
+		r[3] = VENDOR_EDX;
+		break;
+	case 0x1:
+		r[0] = V3_SIGNATURE;
+		r[1] = V3_LEAF1_EBX;
+		r[2] = V3_LEAF1_ECX;
+		r[3] = V3_LEAF1_EDX;
+		break;
+	case 0x4:
+	case 0x8000001d:
+		cache_leaf(sub, r);
+		break;
+	case 0x7:
+		if (sub == 0)
+			r[1] = V3_LEAF7_EBX;
+		break;
+	case 0xd:
+		if (sub == 0) {
+			r[0] = XSAVE_COMPONENTS;
+			r[1] = r[2] = XSAVE_SIZE;
+		} else if (sub == 2) {
+			r[0] = XSAVE_AVX_SIZE;
+			r[1] = XSAVE_AVX_OFFSET;
+		}
+		break;
+	case 0x80000000:
+		r[0] = V3_MAX_EXTENDED;
+		r[1] = VENDOR_EBX;
+		r[2] = VENDOR_ECX;
+		r[3] = VENDOR_EDX;
+		break;
+	case 0x80000001:
+		r[0] = V3_SIGNATURE;
+		r[2] = V3_EXT1_ECX;
+		r[3] = V3_EXT1_EDX;
+		break;
+	case 0x80000002:
+	case 0x80000003:
+	case 0x80000004: {
+		static const HChar brand[48] = V3_BRAND;
+		VG_(memcpy)(r, brand + 16 * (leaf - 0x80000002), 16);
+		break;
+	}
+	case 0x80000005:
+		r[2] = AMD_L1(V3_D1);
+		r[3] = AMD_L1(V3_I1);
+		break;
+	case 0x80000006:
+		r[3] = AMD_L3(V3_LL);
+		break;
+	case 0x80000008:
+		r[0] = V3_ADDRESS_BITS;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The dirty helper: reads eax and ecx, writes all four (the upper halves
+ * zero, as a 32-bit write leaves them). */
+static void cpuid_x86_64_v3(VexGuestAMD64State *st)
+{
+	UInt r[4];
+	v3_answer((UInt)st->guest_RAX, (UInt)st->guest_RCX, r);
+	st->guest_RAX = r[0];
+	st->guest_RBX = r[1];
+	st->guest_RCX = r[2];
+	st->guest_RDX = r[3];
+}
+
+/* ---- the host, and the translations ---- */
+
+/* What VEX 3.19 needs of the host to run x86-64-v3's code right: it
+ * decodes VEX-encoded instructions (AVX, AVX2, FMA, BMI) and XGETBV only
+ * when the host has AVX enabled by the OS; F3 0F BC and F3 0F BD are
+ * TZCNT and LZCNT only on hosts with BMI1 and LZCNT (elsewhere REP BSF
+ * and REP BSR, which answer otherwise for 0: another result, not a
+ * crash); F16C's conversions need the host's; CMPXCHG16B and SSSE3's
+ * shuffles its back end uses.  AVX2 itself it does not need (its back
+ * end makes 256-bit operations of pairs of SSE ones, and decodes AVX2 on
+ * any host with AVX), but that was read in its source, not run on such a
+ * host (AMD's family 0x15, rare now): it is asked for too, as bm-run asks
+ * for the whole level. */
+#define V3_HOST_NEEDS                                                                              \
+	(VEX_HWCAPS_AMD64_AVX | VEX_HWCAPS_AMD64_AVX2 | VEX_HWCAPS_AMD64_BMI | VEX_HWCAPS_AMD64_LZCNT | \
+	 VEX_HWCAPS_AMD64_F16C | VEX_HWCAPS_AMD64_SSSE3 | VEX_HWCAPS_AMD64_CX16)
+
+static Bool same_geometry(const struct sim_geometry *a, const struct sim_geometry *b)
+{
+	return a->size == b->size && a->assoc == b->assoc && a->line == b->line;
+}
+
+const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry *d1,
+			const struct sim_geometry *ll)
+{
+	if (engine_cpu != CPU_X86_64_V3)
+		return NULL;
+	VexArch arch;
+	VexArchInfo info;
+	VG_(machine_get_VexArchInfo)(&arch, &info);
+	if ((info.hwcaps & V3_HOST_NEEDS) != V3_HOST_NEEDS)
+		return "this host cannot run x86-64-v3's code under Valgrind (it needs AVX and AVX2 enabled, "
+		       "BMI1, LZCNT and F16C): use --cpu=x86-64-v1";
+	if (!same_geometry(i1, V3_I1) || !same_geometry(d1, V3_D1) || !same_geometry(ll, V3_LL))
+		return "x86-64-v3's cpuid describes the caches --I1=32768,8,64 --D1=32768,8,64 "
+		       "--LL=8388608,16,64: give those, or --cpu=x86-64-v1";
+	return NULL;
+}
+
+/* VEX's baseline x86-64 processor (libvex's guest_amd64_helpers.c). */
+extern void amd64g_dirtyhelper_CPUID_baseline(VexGuestAMD64State *st);
+
+void cpu_fix_cpuid(IRDirty *d)
+{
+	if (engine_cpu == CPU_HOST || VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0)
+		return;
+	if (engine_cpu == CPU_X86_64_V1) {
+		d->cee = mkIRCallee(0, "amd64g_dirtyhelper_CPUID_baseline",
+				    VG_(fnptr_to_fnentry)(amd64g_dirtyhelper_CPUID_baseline));
+	} else {
+		d->cee = mkIRCallee(0, "bm_cpuid_x86_64_v3", VG_(fnptr_to_fnentry)(cpuid_x86_64_v3));
+		/* It reads ecx (the subleaf): say so, where VEX's call says
+		 * only that it writes it. */
+		for (Int i = 0; i < d->nFxState; i++)
+			if (d->fxState[i].offset == OFFSET_amd64_RCX)
+				d->fxState[i].fx = Ifx_Modify;
+	}
+	d->args = mkIRExprVec_1(IRExpr_GSPTR());
+}
