@@ -3,6 +3,8 @@
 
 #include "launcher.h"
 
+#include "model.h"
+
 #include "error.h"
 #include "xalloc.h"
 
@@ -14,15 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The simulation options of bm-model/1: every run passes them, so the
- * host's auto-detected caches never enter a number. */
-static const char *const callgrind_options[] = {
-	"--cache-sim=yes",
-	"--I1=32768,8,64",
-	"--D1=32768,8,64",
-	"--LL=8388608,16,64",
-	"--collect-systime=nsec",
-};
+static char *geometry_option(const char *name, const struct model_cache *c)
+{
+	return xasprintf("--%s=%llu,%llu,%llu", name, (unsigned long long)c->size, (unsigned long long)c->assoc,
+			 (unsigned long long)c->line);
+}
 
 /* Whether path is what execve can run: a regular file with an execute bit
  * for us (a directory passes access(X_OK), and execve refuses it). */
@@ -163,27 +161,36 @@ char *launcher_engine_dir(const char *version, char **err)
 	return xstrdup(dir);
 }
 
-char **launcher_argv(const char *valgrind, enum engine engine, int branch_sim, enum bm_cpu cpu,
-		     enum run_mode mode, const char *symbol, const struct sandbox *sb, char *const *args,
-		     size_t nargs)
+char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode, const char *symbol,
+		     const struct sandbox *sb, char *const *args, size_t nargs)
 {
-	size_t nopts = sizeof callgrind_options / sizeof callgrind_options[0], n = 0;
-	char **argv = xcalloc(nopts + nargs + 11, sizeof *argv);
+	size_t n = 0;
+	char **argv = xcalloc(nargs + 20, sizeof *argv);
+	int bm = m->engine == ENGINE_BM && mode != MODE_SYMBOL;
 	argv[n++] = xstrdup(valgrind);
 	/* A function measured alone (--toggle-collect, for recursion and
 	 * profiles of symbol mode) is callgrind's, in the bm engine's
 	 * environment (its directory links callgrind's tool). */
-	argv[n++] = xstrdup(engine == ENGINE_BM && mode != MODE_SYMBOL ? "--tool=bm" : "--tool=callgrind");
-	for (size_t i = 0; i < nopts; i++)
-		argv[n++] = xstrdup(callgrind_options[i]);
+	argv[n++] = xstrdup(bm ? "--tool=bm" : "--tool=callgrind");
+	/* The model's caches, pinned: the host's auto-detected ones never
+	 * enter a number. */
+	argv[n++] = xstrdup("--cache-sim=yes");
+	argv[n++] = geometry_option("I1", &m->model->i1);
+	argv[n++] = geometry_option("D1", &m->model->d1);
+	argv[n++] = geometry_option("LL", &m->model->ll);
+	argv[n++] = xstrdup("--collect-systime=nsec");
 	/* Callgrind's option name, which both engines take (their
 	 * predictors differ: docs/engine.md). */
-	if (branch_sim)
+	if (m->branch_sim)
 		argv[n++] = xstrdup("--branch-sim=yes");
 	/* The CPU bm's tool answers cpuid as (callgrind's guest sees the
-	 * host's). */
-	if (engine == ENGINE_BM && mode != MODE_SYMBOL)
-		argv[n++] = xasprintf("--cpu=%s", virtual_cpu(cpu)->name);
+	 * host's), and bm-model/2's L2 and core cycles. */
+	if (bm)
+		argv[n++] = xasprintf("--cpu=%s", virtual_cpu(m->cpu)->name);
+	if (bm && m->model->version == 2) {
+		argv[n++] = geometry_option("L2", &m->model->l2);
+		argv[n++] = xstrdup("--block-cost=yes");
+	}
 	switch (mode) {
 	case MODE_HARNESS:
 		/* libbm turns collection on around each benchmark. */
@@ -229,10 +236,9 @@ static void print_quoted(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
-void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, int branch_sim,
-			    enum bm_cpu cpu, enum run_mode mode, const char *symbol,
-			    const char *program, char *const *args, size_t nargs, char *const *extra_env,
-			    size_t nextra_env)
+void launcher_print_command(FILE *out, const char *valgrind, const struct measure_setup *m, enum run_mode mode,
+			    const char *symbol, const char *program, char *const *args, size_t nargs,
+			    char *const *extra_env, size_t nextra_env)
 {
 	static const char dir[] = "/tmp/bm-run.XXXXXX";
 	struct sandbox sb = {
@@ -241,11 +247,11 @@ void launcher_print_command(FILE *out, const char *valgrind, enum engine engine,
 		.outfile = xasprintf("%s/cg.%%p.out", dir),
 		.log = xasprintf("%s/valgrind.log", dir),
 	};
-	char **argv = launcher_argv(valgrind, engine, branch_sim, cpu, mode, symbol, &sb, args, nargs);
+	char **argv = launcher_argv(valgrind, m, mode, symbol, &sb, args, nargs);
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);
-	char **env = sandbox_environment(virtual_cpu(cpu)->glibc_tunables, extra_env, nextra_env, client, nargs + 1);
+	char **env = sandbox_environment(virtual_cpu(m->cpu)->glibc_tunables, extra_env, nextra_env, client, nargs + 1);
 	fprintf(out, "# %s, as bm-run runs it: from a new directory whose name is always as\n"
 		     "# long as %s, holding p, a symbolic link to the program, with its\n"
 		     "# output in files (libbm's control channel, fd 3, is left out here)\n",

@@ -46,26 +46,34 @@ enum engine { ENGINE_CALLGRIND, ENGINE_BM };
  * another Valgrind version than version. */
 char *launcher_engine_dir(const char *version, char **err);
 
+/* How programs are measured, as bm-run's options chose. */
+struct bm_model;
+struct measure_setup {
+	enum engine engine;
+	const struct bm_model *model; /* its caches: bm-model/2 adds an L2, the blocks' core
+				       * cycles and branch prediction (the bm engine only) */
+	enum bm_cpu cpu;              /* the bm engine's virtual CPU, and glibc's mask */
+	int branch_sim;               /* the branch events (--branch-sim; bm-model/2's always) */
+};
+
 /* The argument vector (NULL-terminated, newly allocated; free with
  * launcher_free_argv) that runs the sandbox's program with args under
- * the engine (callgrind, or bm's tool, which takes its options): pinned
- * caches, system-call times, output in the sandbox, and with branch_sim
- * the branch events (--branch-sim=yes); bm's tool gets cpu (its --cpu).
- * symbol is the function to
- * collect in MODE_SYMBOL, which callgrind measures with either engine
- * (bm's tool has no --toggle-collect). */
-char **launcher_argv(const char *valgrind, enum engine engine, int branch_sim, enum bm_cpu cpu,
-		     enum run_mode mode, const char *symbol, const struct sandbox *sb, char *const *args,
-		     size_t nargs);
+ * m's engine (callgrind, or bm's tool, which takes its options): the
+ * model's pinned caches, system-call times, output in the sandbox, with
+ * m->branch_sim the branch events (--branch-sim=yes); bm's tool gets the
+ * CPU (its --cpu) and bm-model/2's L2 and block costs.  symbol is the
+ * function to collect in MODE_SYMBOL, which callgrind measures with
+ * either engine (bm's tool has no --toggle-collect). */
+char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode, const char *symbol,
+		     const struct sandbox *sb, char *const *args, size_t nargs);
 void launcher_free_argv(char **argv);
 
 /* Prints to out, as a shell command, what runs program with args in mode:
  * the sandbox's environment (extra_env: --env) and launcher_argv's
  * command line, with the scratch directory as /tmp/bm-run.XXXXXX (bm-run
  * --print-command). */
-void launcher_print_command(FILE *out, const char *valgrind, enum engine engine, int branch_sim,
-			    enum bm_cpu cpu, enum run_mode mode, const char *symbol,
-			    const char *program, char *const *args, size_t nargs, char *const *extra_env,
-			    size_t nextra_env);
+void launcher_print_command(FILE *out, const char *valgrind, const struct measure_setup *m, enum run_mode mode,
+			    const char *symbol, const char *program, char *const *args, size_t nargs,
+			    char *const *extra_env, size_t nextra_env);
 
 #endif

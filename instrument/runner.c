@@ -197,13 +197,13 @@ static int spawn(struct proc *p, struct job *job, const struct runner_options *o
 		args = resumed;
 		nargs += 2;
 	}
-	char **argv = launcher_argv(o->valgrind, o->engine, o->branch_sim, o->cpu, job->mode, job->symbol,
+	char **argv = launcher_argv(o->valgrind, o->setup, job->mode, job->symbol,
 				    &job->sb, args, nargs);
 	/* The program's own argv, as Valgrind will give it. */
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = job->sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);
-	char **env = sandbox_environment(virtual_cpu(o->cpu)->glibc_tunables, o->env, o->nenv, client, nargs + 1);
+	char **env = sandbox_environment(virtual_cpu(o->setup->cpu)->glibc_tunables, o->env, o->nenv, client, nargs + 1);
 	free(client);
 	free(resumed);
 	int sv[2];
@@ -327,9 +327,9 @@ static void answer_time(struct proc *p, const char *dump, const struct runner_op
 	size_t n;
 	char *err = NULL, reply[64];
 	double t = -1;
-	if (dump && profile_load(dump, o->model, &parts, &n, &err) == 0) {
+	if (dump && profile_load(dump, o->setup->model, &parts, &n, &err) == 0) {
 		if (n >= 1)
-			t = model_time_s(o->model, parts[0]->cycles);
+			t = model_time_s(o->setup->model, parts[0]->cycles);
 		for (size_t i = 0; i < n; i++)
 			profile_free(parts[i]);
 		free(parts);

@@ -66,9 +66,7 @@ struct job {
 
 struct runner_options {
 	const char *valgrind;
-	enum engine engine;
-	int branch_sim;   /* --branch-sim: the branch events too */
-	enum bm_cpu cpu;  /* the bm engine's virtual CPU, and glibc's mask */
+	const struct measure_setup *setup; /* engine, model, CPU, branches */
 	double timeout_s; /* per benchmark; 0: none */
 	int parallel;     /* processes at once */
 	char *const *env; /* --env K=V */
@@ -76,7 +74,6 @@ struct runner_options {
 	int progress;     /* show progress on stderr (a terminal) */
 	int quiet;
 	int verbose;      /* show what each program wrote to standard output */
-	const struct bm_model *model;
 };
 
 /* Sets job up for program (absolute) and args (copied). */

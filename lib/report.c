@@ -275,15 +275,18 @@ static int geometry_known(const struct bm_cache_geometry *g)
 
 static json_t *model_json(const struct bm_report_model *m)
 {
-	json_t *j = need(json_object()), *w = need(json_object());
+	json_t *j = need(json_object());
 	put(j, "id", json_text(m->id));
 	put(j, "frequency_hz", jreal(m->frequency_hz));
-	put(w, "l1_hit", jint(m->l1_hit));
-	put(w, "ll_hit", jint(m->ll_hit));
-	put(w, "ram", jint(m->ram));
-	put(j, "weights", w);
-	if (m->costs)
+	if (m->costs) { /* bm-model/2's */
 		put(j, "costs", json_incref(m->costs));
+	} else {
+		json_t *w = need(json_object());
+		put(w, "l1_hit", jint(m->l1_hit));
+		put(w, "ll_hit", jint(m->ll_hit));
+		put(w, "ram", jint(m->ram));
+		put(j, "weights", w);
+	}
 	if (geometry_known(&m->i1) || geometry_known(&m->d1) || geometry_known(&m->ll)) {
 		json_t *c = need(json_object());
 		put(c, "I1", geometry_json(&m->i1));

@@ -6,6 +6,7 @@
 
 #include "xalloc.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,13 @@ static const char *cpu_name(const struct parts *p)
 	return NULL;
 }
 
+/* Whether a model id is one that bm-run can measure under (bm-run
+ * --model): then the way to compare is to rerun under the other. */
+static bool is_bm_model(const char *model)
+{
+	return !strncmp(model, "bm-model/", 9);
+}
+
 char *series_identity_difference(const char *there, const char *here, const char *there_label,
 				 const char *here_label)
 {
@@ -98,7 +106,11 @@ char *series_identity_difference(const char *there, const char *here, const char
 	parse(there, &a);
 	parse(here, &b);
 	char *why;
-	if (strcmp(a.model, b.model)) {
+	if (strcmp(a.model, b.model) && is_bm_model(a.model) && is_bm_model(b.model)) {
+		why = xasprintf("cost model: %s %s, %s %s (results of two cost models never compare: rerun one of them "
+				"with the other's model: bm-run --model %s, or --model %s)",
+				a.model, there_label, b.model, here_label, a.model, b.model);
+	} else if (strcmp(a.model, b.model)) {
 		why = xasprintf("cost model: %s %s, %s %s (results of two cost models never compare: rerun one of them "
 				"with the bm version, or the tool, that measured the other)",
 				*a.model ? a.model : "none", there_label, *b.model ? b.model : "none", here_label);

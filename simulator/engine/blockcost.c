@@ -17,8 +17,11 @@
  *   multiplies or FMAs, 3 vector ALU operations, 2 vector multiplies, 2
  *   shuffles.  A division and an FP division or square root hold their
  *   unit for several cycles (their reciprocal throughput below).
- * - Latencies (cycles): integer ALU 1; integer multiply 3; division 14
- *   (32-bit) and 18 (64-bit), a new one every 6 and 10; a load 5 (an L1
+ * - Latencies (cycles): integer ALU 1; integer multiply 3; division 25
+ *   (32-bit) and 40 (64-bit), a new one every 15 and 30 (what the
+ *   fidelity corpus's machine, an AMD Zen, measures for the dividends
+ *   programs divide: newer cores divide in 10 to 18; docs/fidelity.md);
+ *   a load 5 (an L1
  *   hit: what a miss adds is the memory model's); FP add 3, multiply 3,
  *   FMA 4, divide 13 (every 4), square root 18 (every 6); FP <-> integer
  *   conversion 4; vector ALU 1, vector multiply 4, shuffle 1, a shuffle
@@ -68,7 +71,7 @@ struct op_cost {
 };
 
 static const struct op_cost FREE = {0, P_NONE, 0}, ALU = {1, P_ALU, 1}, MUL = {3, P_MUL, 1},
-			    DIV32 = {14, P_DIV, 6}, DIV64 = {18, P_DIV, 10}, LOAD = {5, P_LOAD, 1},
+			    DIV32 = {25, P_DIV, 15}, DIV64 = {40, P_DIV, 30}, LOAD = {5, P_LOAD, 1},
 			    STORE = {0, P_STORE, 1}, BRANCH = {0, P_BRANCH, 1}, FADD = {3, P_FADD, 1},
 			    FMUL = {3, P_FMUL, 1}, FMA = {4, P_FMUL, 1}, FDIV = {13, P_FDIV, 4},
 			    FSQRT = {18, P_FDIV, 6}, CVT = {4, P_FADD, 1}, VALU = {1, P_VALU, 1},
@@ -160,10 +163,9 @@ static struct op_cost op_cost(IROp op)
 /* What the pass knows of each temporary. */
 struct temps {
 	Int *dist;         /* longest chain from the seed register's value, -1: none */
+	Bool *loaded;      /* that chain passes through a load (a pointer chase) */
 	Bool *address;     /* used as a memory address */
 	Bool *data;        /* used as anything else */
-	Bool *to_seed;     /* flows into the seed register's write */
-	const struct op_cost **cost; /* of the statement that writes it */
 };
 
 static void use(struct temps *t, const IRExpr *e, Bool as_address)
@@ -245,25 +247,40 @@ static Int max_int(Int a, Int b)
 }
 
 /* The chain from the value of register seed: each temporary's distance
- * (t->dist), and the longest to a write of seed.  regs holds the distance
- * of each register written so far (by offset), -1 when not from seed. */
-static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Int nregs)
+ * (t->dist) and whether it came through a load (t->loaded), and the
+ * longest to a write of seed (*chase: one that came through a load).
+ * regs holds the distance of each register written so far (by offset),
+ * -1 when not from seed. */
+static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Bool *regs_loaded, Int nregs,
+		      Bool *chase)
 {
 	Int longest = -1;
-	for (Int k = 0; k < nregs; k++)
+	*chase = False;
+	for (Int k = 0; k < nregs; k++) {
 		regs[k] = k == seed ? 0 : -1;
-	for (Int k = 0; k < sb->tyenv->types_used; k++)
+		regs_loaded[k] = False;
+	}
+	for (Int k = 0; k < sb->tyenv->types_used; k++) {
 		t->dist[k] = -1;
+		t->loaded[k] = False;
+	}
 	for (Int s = 0; s < sb->stmts_used; s++) {
 		const IRStmt *st = sb->stmts[s];
 		if (st->tag == Ist_Put) {
 			Int off = st->Ist.Put.offset, d = -1;
-			if (st->Ist.Put.data->tag == Iex_RdTmp)
+			Bool loaded = False;
+			if (st->Ist.Put.data->tag == Iex_RdTmp) {
 				d = t->dist[st->Ist.Put.data->Iex.RdTmp.tmp];
-			if (off < nregs)
+				loaded = t->loaded[st->Ist.Put.data->Iex.RdTmp.tmp];
+			}
+			if (off < nregs) {
 				regs[off] = d;
-			if (off == seed)
+				regs_loaded[off] = loaded;
+			}
+			if (off == seed && d >= 0) {
 				longest = max_int(longest, d);
+				*chase |= loaded;
+			}
 			continue;
 		}
 		IRTemp dst;
@@ -288,9 +305,11 @@ static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Int 
 			continue;
 		}
 		Int d = -1;
+		Bool loaded = st->tag == Ist_LoadG || (e && e->tag == Iex_Load);
 		if (e && e->tag == Iex_Get) {
 			Int off = e->Iex.Get.offset;
 			d = off < nregs ? regs[off] : -1;
+			loaded = off < nregs && regs_loaded[off];
 		} else if (e && e->tag == Iex_Load) {
 			args[nargs++] = e->Iex.Load.addr;
 			lat = LOAD.latency;
@@ -299,39 +318,16 @@ static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Int 
 			/* Address arithmetic is the load's own (its AGU). */
 			lat = t->address[dst] && !t->data[dst] ? 0 : expr_cost(e)->latency;
 		}
+		Bool from_loads = False;
 		for (Int k = 0; k < nargs; k++)
-			if (args[k]->tag == Iex_RdTmp && t->dist[args[k]->Iex.RdTmp.tmp] >= 0)
+			if (args[k]->tag == Iex_RdTmp && t->dist[args[k]->Iex.RdTmp.tmp] >= 0) {
 				d = max_int(d, t->dist[args[k]->Iex.RdTmp.tmp] + lat);
+				from_loads |= t->loaded[args[k]->Iex.RdTmp.tmp];
+			}
 		t->dist[dst] = d;
+		t->loaded[dst] = d >= 0 && (loaded || from_loads);
 	}
 	return longest;
-}
-
-/* Marks the temporaries that flow into a write of register seed. */
-static void flows_to(const IRSB *sb, Int seed, struct temps *t)
-{
-	for (Int k = 0; k < sb->tyenv->types_used; k++)
-		t->to_seed[k] = False;
-	for (Int s = sb->stmts_used - 1; s >= 0; s--) {
-		const IRStmt *st = sb->stmts[s];
-		if (st->tag == Ist_Put && st->Ist.Put.offset == seed && st->Ist.Put.data->tag == Iex_RdTmp) {
-			t->to_seed[st->Ist.Put.data->Iex.RdTmp.tmp] = True;
-			continue;
-		}
-		if (st->tag != Ist_WrTmp || !t->to_seed[st->Ist.WrTmp.tmp])
-			continue;
-		const IRExpr *e = st->Ist.WrTmp.data, *args[5];
-		Int nargs;
-		if (e->tag == Iex_Load) {
-			args[0] = e->Iex.Load.addr;
-			nargs = 1;
-		} else {
-			expr_args(e, args, &nargs);
-		}
-		for (Int k = 0; k < nargs; k++)
-			if (args[k]->tag == Iex_RdTmp)
-				t->to_seed[args[k]->Iex.RdTmp.tmp] = True;
-	}
 }
 
 /* The uses of every temporary: as an address, as data. */
@@ -431,8 +427,11 @@ static void instr_uses(const IRSB *sb, const struct temps *t, struct instr_use *
 	}
 }
 
-/* The loads of the chain from register seed: their instructions are
- * marked chained. */
+/* The loads whose address comes from a pointer chase (a chain from a
+ * register that passes through a load, back to that register): their
+ * instructions are marked chained.  A node's other fields are loaded
+ * from the same line as its next pointer, and whichever load misses,
+ * the chase waits for that line. */
 static void mark_chained(const IRSB *sb, const struct temps *t, struct instr_use *uses, UInt n)
 {
 	Int k = -1;
@@ -443,7 +442,7 @@ static void mark_chained(const IRSB *sb, const struct temps *t, struct instr_use
 		if (k < 0 || (UInt)k >= n || st->tag != Ist_WrTmp || st->Ist.WrTmp.data->tag != Iex_Load)
 			continue;
 		const IRExpr *addr = st->Ist.WrTmp.data->Iex.Load.addr;
-		if (addr->tag == Iex_RdTmp && t->dist[addr->Iex.RdTmp.tmp] >= 0 && t->to_seed[st->Ist.WrTmp.tmp])
+		if (addr->tag == Iex_RdTmp && t->dist[addr->Iex.RdTmp.tmp] >= 0)
 			uses[k].chained = True;
 	}
 }
@@ -453,8 +452,8 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained)
 	Int ntemps = sb->tyenv->types_used;
 	SizeT nt = ntemps ? (SizeT)ntemps : 1;
 	struct temps t = {
-		VG_(malloc)("bm.cost.dist", nt * sizeof(Int)), VG_(calloc)("bm.cost.addr", nt, sizeof(Bool)),
-		VG_(calloc)("bm.cost.data", nt, sizeof(Bool)), VG_(calloc)("bm.cost.seed", nt, sizeof(Bool)), NULL,
+		VG_(malloc)("bm.cost.dist", nt * sizeof(Int)), VG_(calloc)("bm.cost.loaded", nt, sizeof(Bool)),
+		VG_(calloc)("bm.cost.addr", nt, sizeof(Bool)), VG_(calloc)("bm.cost.data", nt, sizeof(Bool)),
 	};
 	struct instr_use *uses = VG_(calloc)("bm.cost.uses", n ? n : 1, sizeof *uses);
 	find_uses(sb, &t);
@@ -464,6 +463,7 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained)
 	Int nregs = (Int)sizeof(VexGuestAMD64State);
 	Bool *read = VG_(calloc)("bm.cost.read", (SizeT)nregs, sizeof(Bool));
 	Int *regs = VG_(malloc)("bm.cost.regs", (SizeT)nregs * sizeof(Int));
+	Bool *regs_loaded = VG_(malloc)("bm.cost.regs", (SizeT)nregs * sizeof(Bool));
 	for (Int s = 0; s < sb->stmts_used; s++) {
 		const IRStmt *st = sb->stmts[s];
 		if (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Get &&
@@ -477,12 +477,11 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained)
 		if (off < 0 || off >= nregs || !read[off] || !chain_register(off))
 			continue;
 		read[off] = False; /* each register once */
-		Int d = chain_from(sb, off, &t, regs, nregs);
-		if (d > 0) {
-			longest = max_int(longest, d);
-			flows_to(sb, off, &t);
+		Bool chase;
+		Int d = chain_from(sb, off, &t, regs, regs_loaded, nregs, &chase);
+		longest = max_int(longest, d);
+		if (chase)
 			mark_chained(sb, &t, uses, n);
-		}
 	}
 
 	/* The bounds, in hundredths of a cycle. */
@@ -508,10 +507,11 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained)
 	}
 	VG_(free)(read);
 	VG_(free)(regs);
+	VG_(free)(regs_loaded);
 	VG_(free)(uses);
 	VG_(free)(t.dist);
+	VG_(free)(t.loaded);
 	VG_(free)(t.address);
 	VG_(free)(t.data);
-	VG_(free)(t.to_seed);
 	return cost;
 }

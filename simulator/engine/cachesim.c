@@ -19,8 +19,11 @@
  *   same distance came twice, fetches the next PREFETCH_DEPTH lines along
  *   it.  It sees misses only (the translations check hits inline), which
  *   is where a stream shows: one miss in PREFETCH_DEPTH lines is left.
- *   Prefetches fill without being counted, as the hardware's do.  A
- *   pointer chase over scattered nodes has no stride: every miss stays. */
+ *   Prefetches fill without being counted, as the hardware's do, and
+ *   never cross a 4 KiB page (the hardware's do not: the next page's
+ *   address may not be mapped, or be another page of memory).  A pointer
+ *   chase over scattered nodes has no stride, nor has a stride of a page
+ *   or more: every miss stays. */
 #include "cachesim.h"
 
 #include "pub_tool_libcassert.h"
@@ -157,6 +160,14 @@ static inline Bool cache_ref(struct cache *c, Addr a, UWord size)
 	return hit1 && hit2;
 }
 
+#define PAGE_BITS 12
+
+/* Whether lines a and b (of line_bits) lie in one 4 KiB page. */
+static inline Bool same_page(UWord a, UWord b, Int line_bits)
+{
+	return a >> (PAGE_BITS - line_bits) == b >> (PAGE_BITS - line_bits);
+}
+
 /* Below an L1 miss: L2 (with its next-line prefetch), then LL. */
 static enum sim_result below_l1(Addr a, UWord size)
 {
@@ -164,8 +175,9 @@ static enum sim_result below_l1(Addr a, UWord size)
 		return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
 	if (cache_ref(&L2, a, size))
 		return SIM_L2_HIT;
-	UWord next = ((a + size - 1) >> L2.line_bits) + 1;
-	set_ref(&L2, next);
+	UWord last = (a + size - 1) >> L2.line_bits;
+	if (same_page(last, last + 1, L2.line_bits))
+		set_ref(&L2, last + 1);
 	return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
 }
 
@@ -186,6 +198,8 @@ static void learn_stride(Addr pc, UWord line)
 		return;
 	for (Int k = 1; k <= PREFETCH_DEPTH; k++) {
 		UWord ahead = line + (UWord)(d * k);
+		if (!same_page(line, ahead, D1.line_bits))
+			break;
 		set_ref(&L2, ahead);
 		set_ref(&D1, ahead);
 	}
@@ -195,8 +209,9 @@ enum sim_result sim_fetch(Addr a, UWord size)
 {
 	if (cache_ref(&I1, a, size))
 		return SIM_L1_HIT;
-	if (have_l2) /* the next line, as the fetch unit streams code */
-		set_ref(&I1, ((a + size - 1) >> I1.line_bits) + 1);
+	UWord last = (a + size - 1) >> I1.line_bits;
+	if (have_l2 && same_page(last, last + 1, I1.line_bits)) /* the next line, as fetch streams code */
+		set_ref(&I1, last + 1);
 	return below_l1(a, size);
 }
 

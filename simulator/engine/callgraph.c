@@ -511,8 +511,8 @@ static const struct fn *pending_fn;    /* to this function's records */
 /* The counts a block's execution changes: its segments' and the events
  * of its instructions that helpers count (all but the system calls, which
  * post_syscall charges to the current function itself; the branch
- * predictor's misses included). */
-#define SNAP_EVENTS (EV_BIM + 1)
+ * predictor's misses and bm-model/2's events included). */
+#define SNAP_EVENTS EV_SYSCOUNT
 
 static void snapshot(struct block *b)
 {
@@ -542,7 +542,7 @@ static void settle(void)
 			continue;
 		sg->count -= d;
 		for (UInt j = 0; j < sg->n; j++)
-			instr_for(sg->items[j].i, pending_fn)->cost[sg->items[j].event] += d;
+			item_add(&sg->items[j], instr_for(sg->items[j].i, pending_fn), d);
 	}
 	for (UInt k = 0; k < b->ninstrs; k++, s += SNAP_EVENTS) {
 		struct instr *i = b->instrs[k], *to = NULL;

@@ -86,15 +86,25 @@ struct block *block_new(const struct fn *home, const struct fn *own)
 	return b;
 }
 
-void block_set(struct block *b, struct instr *const *instrs, UInt ninstrs, struct segment *const *segs,
-	       UInt nsegs)
+void block_set(struct block *b, struct instr *const *instrs, const UInt *weights, UInt ninstrs,
+	       struct segment *const *segs, UInt nsegs)
 {
 	b->ninstrs = ninstrs;
 	b->nsegs = nsegs;
 	b->instrs = VG_(malloc)("bm.block.instrs", (ninstrs ? ninstrs : 1) * sizeof *b->instrs);
 	VG_(memcpy)(b->instrs, instrs, ninstrs * sizeof *b->instrs);
+	if (weights) {
+		b->weights = VG_(malloc)("bm.block.weights", (ninstrs ? ninstrs : 1) * sizeof *b->weights);
+		VG_(memcpy)(b->weights, weights, ninstrs * sizeof *b->weights);
+	}
 	b->segs = VG_(malloc)("bm.block.segs", (nsegs ? nsegs : 1) * sizeof *b->segs);
 	VG_(memcpy)(b->segs, segs, nsegs * sizeof *b->segs);
+}
+
+void item_add(const struct item *it, struct instr *to, ULong n)
+{
+	to->cost[it->event] += n;
+	to->cost[EV_CC] += n * it->weight;
 }
 
 /* The segments' counts to their instructions. */
@@ -104,7 +114,7 @@ static void segments_flush(void)
 		if (!sg->count)
 			continue;
 		for (UInt k = 0; k < sg->n; k++)
-			sg->items[k].i->cost[sg->items[k].event] += sg->count;
+			item_add(&sg->items[k], sg->items[k].i, sg->count);
 		sg->count = 0;
 	}
 }
@@ -186,12 +196,20 @@ void sb_apply(const struct sb *sb, Int sign)
 		d[EV_IR] = 1;
 		d[EV_I1MR] = i->last & 1;
 		d[EV_ILMR] = (i->last >> 1) & 1;
+		d[EV_I2MR] = i->last2 & 1;
+		d[EV_CC] = b->weights ? b->weights[k] : 0;
 		for (UInt slot = 0; slot < i->nslots && slot < LAST_SLOTS; slot++) {
-			ULong bits = (i->last >> (2 + 3 * slot)) & 7;
+			ULong bits = (i->last >> (2 + 3 * slot)) & 7, l2 = (i->last2 >> (1 + slot)) & 1;
 			Int w = (i->slot_writes >> slot) & 1;
 			d[EV_DR + w] += (i->slot_guarded >> slot) & 1 ? bits & 1 : 1;
 			d[EV_D1MR + w] += (bits >> 1) & 1;
+			d[EV_D2MR + w] += l2;
 			d[EV_DLMR + w] += (bits >> 2) & 1;
+			if ((i->last2 >> (LAST2_CHAINED + slot)) & 1) {
+				d[EV_D1MC] += (bits >> 1) & 1;
+				d[EV_D2MC] += l2;
+				d[EV_DLMC] += (bits >> 2) & 1;
+			}
 		}
 		/* Its conditional branches (--branch-sim) all ran, not taken. */
 		d[EV_BC] = i->nexits;

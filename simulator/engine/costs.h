@@ -10,10 +10,14 @@
 #include "pub_tool_basics.h"
 
 /* The events of bm-model/1, in callgrind's order; the branch events
- * (Bc Bcm Bi Bim) only with --branch-sim=yes (branchsim.h). */
+ * (Bc Bcm Bi Bim) only with --branch-sim=yes (branchsim.h); bm-model/2's
+ * with --block-cost=yes: the core's cycles from each block's code, in
+ * hundredths (Cc: blockcost.h), the misses of L2 (with --L2) and those of
+ * loads on a loop-carried chain at each level. */
 enum event {
 	EV_IR, EV_DR, EV_DW, EV_I1MR, EV_D1MR, EV_D1MW, EV_ILMR, EV_DLMR, EV_DLMW,
 	EV_BC, EV_BCM, EV_BI, EV_BIM,
+	EV_CC, EV_I2MR, EV_D2MR, EV_D2MW, EV_D1MC, EV_D2MC, EV_DLMC,
 	EV_SYSCOUNT, EV_SYSTIME, EV_SYSCPUTIME,
 	EV_COUNT
 };
@@ -51,6 +55,10 @@ struct instr {
 	 * bit 2, three bits per data access: done (guarded ones), missed D1,
 	 * missed LL; bit LAST_BCM, its conditional branch was mispredicted. */
 	ULong last;
+	/* --L2: bit 0, its last fetch missed L2; bit 1 + k, data access k
+	 * did; bit LAST2_CHAINED + k, data access k was a chained load
+	 * (--block-cost) that missed. */
+	ULong last2;
 	UChar nslots;      /* its data accesses, at most LAST_SLOTS tracked */
 	UChar nexits;      /* its conditional branches (Bc per execution) */
 	UInt slot_writes;  /* bit k: access k is a write */
@@ -59,6 +67,7 @@ struct instr {
 	ULong *skipped;     /* what the PLT stubs called from here cost */
 };
 #define LAST_SLOTS 20
+#define LAST2_CHAINED (1 + LAST_SLOTS)
 #define LAST_BCM 62
 
 /* The table of instructions, and the counts of the translations.
@@ -70,7 +79,9 @@ struct instr {
  * when they are read. */
 struct item {
 	struct instr *i;
-	UInt event; /* EV_IR, EV_DR or EV_DW */
+	UInt event;  /* EV_IR, EV_DR, EV_DW, EV_BC or EV_BI */
+	UInt weight; /* EV_IR: the instruction's share of the block's core
+		      * cycles (Cc), in hundredths; else 0 */
 };
 struct segment {
 	struct segment *next;
@@ -84,6 +95,7 @@ struct block {
 	const struct fn *home, *own;
 	UInt ninstrs, nsegs;
 	struct instr **instrs;
+	UInt *weights;                /* each instruction's Cc per execution, or NULL */
 	struct segment **segs;
 	ULong *snap;                  /* callgraph.c's, for block_enter */
 	const struct fn *last_caller; /* remembered blocks: the function
@@ -108,8 +120,12 @@ struct segment *segment_new(const struct item *items, UInt n);
  * address); block_set gives it its instructions and segments (copied)
  * when its translation is done. */
 struct block *block_new(const struct fn *home, const struct fn *own);
-void block_set(struct block *b, struct instr *const *instrs, UInt ninstrs, struct segment *const *segs,
-	       UInt nsegs);
+void block_set(struct block *b, struct instr *const *instrs, const UInt *weights, UInt ninstrs,
+	       struct segment *const *segs, UInt nsegs);
+
+/* Adds n executions of segment item it to instruction record to (its
+ * event, and its share of the core cycles). */
+void item_add(const struct item *it, struct instr *to, ULong n);
 
 /* A superblock that ends in a client request or a system call: the
  * instructions it executed, in order.  Callgrind commits a superblock's

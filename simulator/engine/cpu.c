@@ -130,24 +130,23 @@ Bool cpu_parse(const HChar *name, enum engine_cpu *cpu)
  * core (no APIC id bits). */
 #define V3_ADDRESS_BITS (48u << 8 | 48u)
 
-/* The caches, as the simulator has them (bm-model's, which bm-run always
- * passes): leaf 4 (Intel's layout) and 0x8000001d (AMD's, the same) list
- * L1 data, L1 instruction and LL, which is the last level (L3: there is
- * no L2); 0x80000005 and 0x80000006 (AMD's older leaves, glibc's source
- * of sysconf's cache sizes on AMD) say the same. */
+/* The caches, as the simulator has them (the model's, which bm-run
+ * passes: cpu_cannot takes them): leaf 4 (Intel's layout) and 0x8000001d
+ * (AMD's, the same) list L1 data, L1 instruction, the L2 when there is
+ * one (bm-model/2) and LL, which is the last level (L3); 0x80000005 and
+ * 0x80000006 (AMD's older leaves, glibc's source of sysconf's cache
+ * sizes on AMD) say the same. */
 enum cache_type { CACHE_NONE, CACHE_DATA, CACHE_INSTRUCTION, CACHE_UNIFIED };
-static const struct v3_cache {
+static struct v3_cache {
 	enum cache_type type;
 	UInt level;
 	struct sim_geometry g;
-} v3_caches[] = {
-	{CACHE_DATA, 1, {32768, 8, 64}},
-	{CACHE_INSTRUCTION, 1, {32768, 8, 64}},
-	{CACHE_UNIFIED, 3, {8388608, 16, 64}},
-};
+} v3_caches[4];
+static UInt v3_ncaches;
 #define V3_D1 (&v3_caches[0].g)
 #define V3_I1 (&v3_caches[1].g)
-#define V3_LL (&v3_caches[2].g)
+#define V3_LL (&v3_caches[v3_ncaches - 1].g)
+static const struct sim_geometry *v3_l2; /* or NULL */
 /* Leaf 4's eax: type, level, self-initialising (bit 8); no thread
  * shares it (bits 25:14 zero). */
 #define CACHE_SELF_INIT (1u << 8)
@@ -155,14 +154,18 @@ static const struct v3_cache {
  * tag 15:8, line size 7:0. */
 #define AMD_L1(c) ((UInt)(c)->size / 1024 << 24 | (UInt)(c)->assoc << 16 | 1u << 8 | (UInt)(c)->line)
 /* 0x80000006's L3 descriptor (edx): size in 512 KiB units 31:18, ways
- * 15:12 by AMD's table (8: 16 ways), lines per tag 11:8, line size 7:0;
- * ecx, the L2's, is 0: none. */
-#define AMD_WAYS_16 0x8u
-#define AMD_L3(c) ((UInt)(c)->size / (512 * 1024) << 18 | AMD_WAYS_16 << 12 | 1u << 8 | (UInt)(c)->line)
+ * 15:12 by AMD's table, lines per tag 11:8, line size 7:0; and the L2's
+ * (ecx): size in KiB 31:16, then the same (0 when there is none). */
+static UInt amd_ways(Int assoc)
+{
+	return assoc == 16 ? 0x8u : assoc == 8 ? 0x6u : assoc == 4 ? 0x4u : 0x2u;
+}
+#define AMD_L3(c) ((UInt)(c)->size / (512 * 1024) << 18 | amd_ways((c)->assoc) << 12 | 1u << 8 | (UInt)(c)->line)
+#define AMD_L2(c) ((UInt)(c)->size / 1024 << 16 | amd_ways((c)->assoc) << 12 | 1u << 8 | (UInt)(c)->line)
 
 static void cache_leaf(UInt sub, UInt r[4])
 {
-	if (sub >= sizeof v3_caches / sizeof v3_caches[0])
+	if (sub >= v3_ncaches)
 		return; /* type 0: no more caches */
 	const struct v3_cache *c = &v3_caches[sub];
 	UInt sets = (UInt)(c->g.size / (c->g.assoc * c->g.line));
@@ -228,6 +231,7 @@ static void v3_answer(UInt leaf, UInt sub, UInt r[4])
 		r[3] = AMD_L1(V3_I1);
 		break;
 	case 0x80000006:
+		r[2] = v3_l2 ? AMD_L2(v3_l2) : 0;
 		r[3] = AMD_L3(V3_LL);
 		break;
 	case 0x80000008:
@@ -267,13 +271,14 @@ static void cpuid_x86_64_v3(VexGuestAMD64State *st)
 	(VEX_HWCAPS_AMD64_AVX | VEX_HWCAPS_AMD64_AVX2 | VEX_HWCAPS_AMD64_BMI | VEX_HWCAPS_AMD64_LZCNT | \
 	 VEX_HWCAPS_AMD64_F16C | VEX_HWCAPS_AMD64_SSSE3 | VEX_HWCAPS_AMD64_CX16)
 
-static Bool same_geometry(const struct sim_geometry *a, const struct sim_geometry *b)
+/* Whether AMD's leaves can say g's associativity. */
+static Bool amd_describes(const struct sim_geometry *g)
 {
-	return a->size == b->size && a->assoc == b->assoc && a->line == b->line;
+	return g->assoc == 2 || g->assoc == 4 || g->assoc == 8 || g->assoc == 16;
 }
 
 const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry *d1,
-			const struct sim_geometry *ll)
+			const struct sim_geometry *l2, const struct sim_geometry *ll)
 {
 	if (engine_cpu != CPU_X86_64_V3)
 		return NULL;
@@ -283,9 +288,17 @@ const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry
 	if ((info.hwcaps & V3_HOST_NEEDS) != V3_HOST_NEEDS)
 		return "this host cannot run x86-64-v3's code under Valgrind (it needs AVX and AVX2 enabled, "
 		       "BMI1, LZCNT and F16C): use --cpu=x86-64-v1";
-	if (!same_geometry(i1, V3_I1) || !same_geometry(d1, V3_D1) || !same_geometry(ll, V3_LL))
-		return "x86-64-v3's cpuid describes the caches --I1=32768,8,64 --D1=32768,8,64 "
-		       "--LL=8388608,16,64: give those, or --cpu=x86-64-v1";
+	if (!amd_describes(i1) || !amd_describes(d1) || (l2 && !amd_describes(l2)) || !amd_describes(ll) ||
+	    ll->size % (512 * 1024) != 0)
+		return "x86-64-v3's cpuid describes the simulated caches: their ways must be 2, 4, 8 or 16, "
+		       "and LL a multiple of 512 KiB";
+	v3_caches[0] = (struct v3_cache){CACHE_DATA, 1, *d1};
+	v3_caches[1] = (struct v3_cache){CACHE_INSTRUCTION, 1, *i1};
+	v3_ncaches = 2;
+	if (l2)
+		v3_caches[v3_ncaches++] = (struct v3_cache){CACHE_UNIFIED, 2, *l2};
+	v3_caches[v3_ncaches++] = (struct v3_cache){CACHE_UNIFIED, 3, *ll};
+	v3_l2 = l2;
 	return NULL;
 }
 

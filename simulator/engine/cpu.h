@@ -24,10 +24,11 @@ extern enum engine_cpu engine_cpu;
 Bool cpu_parse(const HChar *name, enum engine_cpu *cpu);
 
 /* Whether this host, and the simulated caches, can give engine_cpu: NULL,
- * or why not (x86-64-v3 needs what VEX needs to run its code, and
- * describes bm-model's caches in its cpuid). */
+ * or why not (x86-64-v3 needs what VEX needs to run its code).  Its cpuid
+ * then describes these caches (l2: NULL for none), as the model
+ * simulates them. */
 const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry *d1,
-			const struct sim_geometry *ll);
+			const struct sim_geometry *l2, const struct sim_geometry *ll);
 
 /* A dirty call of VEX's cpuid helpers becomes a call of engine_cpu's
  * (nothing for CPU_HOST, nor for another dirty call). */

@@ -35,7 +35,7 @@
 static const HChar *clo_out_file = "callgrind.out.%p";
 static Bool clo_systime = False;
 static struct sim_geometry clo_i1 = {32768, 8, 64}, clo_d1 = {32768, 8, 64},
-			   clo_ll = {8388608, 16, 64};
+			   clo_ll = {8388608, 16, 64}, clo_l2;
 
 static HChar *out_base; /* clo_out_file expanded for this process */
 static Int dumps;       /* dumps written by this process so far */
@@ -75,6 +75,11 @@ static Bool process_option(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--LL", s) {
 		if (!parse_geometry(s, &clo_ll))
 			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_STR_CLO (arg, "--L2", s) {
+		if (!parse_geometry(s, &clo_l2))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+		engine_l2 = True;
+	} else if VG_BOOL_CLO (arg, "--block-cost", engine_block_cost) {
 	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
 		/* Always on: the option is accepted for callgrind's command lines. */
 		(void)cache_sim;
@@ -101,6 +106,11 @@ static void print_usage(void)
 		    "    --instr-atstart=yes|no   instrument from the start [yes]\n"
 		    "    --dump-instr=no|yes      a cost line per instruction [no]\n"
 		    "    --branch-sim=no|yes      count and predict branches (Bc Bcm Bi Bim) [no]\n"
+		    "    --L2=S,A,L               a private L2 between L1 and LL, with the\n"
+		    "                             prefetchers of bm-model/2 (I2mr D2mr D2mw) [none]\n"
+		    "    --block-cost=no|yes      bm-model/2's core cycles from each block's code\n"
+		    "                             (Cc) and the misses of chained loads (D1mc\n"
+		    "                             D2mc DLmc) [no]\n"
 		    "    --cpu=x86-64-v1|x86-64-v3|host  what cpuid answers: VEX's baseline\n"
 		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
 		    "                             same on every host, or VEX's pick for this host\n"
@@ -280,10 +290,12 @@ static void post_clo_init(void)
 	VG_(clo_vex_control).iropt_unroll_thresh = 0;
 	VG_(clo_vex_control).guest_chase = False;
 	const HChar *why;
-	if (!sim_init(&clo_i1, &clo_d1, &clo_ll, &why))
-		VG_(fmsg_bad_option)("--I1/--D1/--LL", "%s\n", why);
-	/* (fmsg_bad_option ends the run only while the options are read.) */
-	if ((why = cpu_cannot(&clo_i1, &clo_d1, &clo_ll))) {
+	/* (fmsg_bad_option would not end the run once the options are read.) */
+	if (!sim_init(&clo_i1, &clo_d1, &clo_ll, &why) || (engine_l2 && !sim_init_l2(&clo_l2, &why))) {
+		VG_(fmsg)("--I1/--D1/--L2/--LL: %s\n", why);
+		VG_(exit)(1);
+	}
+	if ((why = cpu_cannot(&clo_i1, &clo_d1, engine_l2 ? &clo_l2 : NULL, &clo_ll))) {
 		VG_(fmsg)("--cpu=x86-64-v3: %s\n", why);
 		VG_(exit)(1);
 	}

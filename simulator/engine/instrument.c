@@ -8,6 +8,7 @@
  * mid-block counts exactly the instructions before it.  */
 #include "instrument.h"
 
+#include "blockcost.h"
 #include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
@@ -26,20 +27,42 @@
 
 Bool engine_instrumenting = True;
 Int engine_i1_line_bits = 6;
+Bool engine_block_cost = False;
+Bool engine_l2 = False;
 
 /* ---- the helpers, run for every executed instruction ---- */
+
+/* In a data access's how (its size in the low byte, its slot above): a
+ * load of a pointer chase (blockcost.h). */
+#define HOW_CHAINED (1UL << 30)
+
+/* Counts event e of instruction i. */
+static inline void count(struct instr *i, Int e)
+{
+	i->cost[e]++;
+	engine_total[e]++;
+}
+
+/* Whether r missed L2 (--L2; without one, LL is asked on an L1 miss). */
+static inline Bool missed_l2(enum sim_result r)
+{
+	return engine_l2 && (r == SIM_LL_HIT || r == SIM_MEM);
+}
 
 static VG_REGPARM(1) void log_fetch(struct instr *i)
 {
 	enum sim_result r = sim_fetch(i->addr, i->size ? i->size : 1);
 	ULong last = 0;
+	i->last2 = 0;
 	if (r != SIM_L1_HIT) {
-		i->cost[EV_I1MR]++;
-		engine_total[EV_I1MR]++;
+		count(i, EV_I1MR);
 		last = 1;
+		if (missed_l2(r)) {
+			count(i, EV_I2MR);
+			i->last2 = 1;
+		}
 		if (r == SIM_MEM) {
-			i->cost[EV_ILMR]++;
-			engine_total[EV_ILMR]++;
+			count(i, EV_ILMR);
 			last = 3;
 		}
 	}
@@ -55,17 +78,32 @@ static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong don
 {
 	enum sim_result r = sim_data(i->addr, a, how & 0xff);
 	ULong bits = done;
+	UWord slot = (how >> 8) & 0xffff;
+	/* A load of a pointer chase: its misses do not overlap.  (Known per
+	 * superblock: the same instruction may be one in a loop, and not in
+	 * the block that enters the loop.) */
+	Bool chained = !w && (how & HOW_CHAINED);
 	if (r != SIM_L1_HIT) {
-		i->cost[EV_D1MR + w]++;
-		engine_total[EV_D1MR + w]++;
+		count(i, EV_D1MR + w);
+		if (chained)
+			count(i, EV_D1MC);
 		bits |= 2;
+		if (missed_l2(r)) {
+			count(i, EV_D2MR + w);
+			if (chained)
+				count(i, EV_D2MC);
+			if (slot < LAST_SLOTS)
+				i->last2 |= 2ULL << slot;
+		}
+		if (chained && slot < LAST_SLOTS)
+			i->last2 |= 1ULL << (LAST2_CHAINED + slot);
 		if (r == SIM_MEM) {
-			i->cost[EV_DLMR + w]++;
-			engine_total[EV_DLMR + w]++;
+			count(i, EV_DLMR + w);
+			if (chained)
+				count(i, EV_DLMC);
 			bits |= 4;
 		}
 	}
-	UWord slot = how >> 8;
 	if (slot < LAST_SLOTS)
 		i->last |= bits << (2 + 3 * slot);
 }
@@ -151,6 +189,11 @@ struct pass {
 	Bool last_inverted; /* VEX inverted the last one */
 	Bool rep;           /* its last instruction is a rep string one, */
 	Addr rep_addr;      /* at this address */
+	/* --block-cost: each instruction's share of the block's core cycles
+	 * (blockcost.h), and whether it loads on a loop-carried chain. */
+	UInt *centi;
+	Bool *chained;
+	UInt ninstrs;      /* the IMarks of the superblock */
 	Bool remembered;   /* the superblock is one that remember_sb keeps */
 	struct place *from; /* where the superblock starts */
 	struct block *block;
@@ -203,9 +246,10 @@ static IRExpr *c64(ULong v)
  * the fetch is a hit that changes nothing (one load and compare). */
 static void log_fetch_now(struct pass *p)
 {
-	if (p->hit || !p->straddles) {
-		if (p->remembered)
-			store_inline(p->out, &p->cur->last, 0, False);
+	if ((p->hit || !p->straddles) && p->remembered) {
+		store_inline(p->out, &p->cur->last, 0, False);
+		if (engine_l2)
+			store_inline(p->out, &p->cur->last2, 0, False);
 	}
 	if (!p->hit && !p->straddles) {
 		struct sim_layout i1;
@@ -223,7 +267,10 @@ static void log_fetch_now(struct pass *p)
 
 static void count_in_segment(struct pass *p, UInt event)
 {
-	struct item it = {p->cur, event};
+	struct item it = {p->cur, event, 0};
+	UWord k = VG_(sizeXA)(p->instrs) - 1; /* the current instruction */
+	if (event == EV_IR && p->centi && k < p->ninstrs)
+		it.weight = p->centi[k];
 	VG_(addToXA)(p->items, &it);
 }
 
@@ -237,8 +284,10 @@ static void end_segment(struct pass *p)
 	struct segment *sg = segment_new(VG_(indexXA)(p->items, 0), (UInt)n);
 	VG_(addToXA)(p->segs, &sg);
 	ULong counts[EV_COUNT] = {0};
-	for (UInt k = 0; k < sg->n; k++)
+	for (UInt k = 0; k < sg->n; k++) {
 		counts[sg->items[k].event]++;
+		counts[EV_CC] += sg->items[k].weight;
+	}
 	VG_(dropTailXA)(p->items, n);
 	store_inline(p->out, &sg->count, 1, True);
 	/* The running totals, for the call graph's inclusive costs. */
@@ -280,6 +329,9 @@ static void flush_event(struct pass *p)
 	p->pending = False;
 	struct pending_access *e = &p->ev;
 	UWord how = (UWord)e->size | (UWord)p->slots << 8;
+	UWord k = VG_(sizeXA)(p->instrs) - 1; /* the current instruction */
+	if (!e->is_write && p->chained && k < p->ninstrs && p->chained[k])
+		how |= HOW_CHAINED;
 	UInt bit = 1u << (p->slots < 32 ? p->slots : 31);
 	if (e->is_write)
 		p->slot_writes |= bit;
@@ -592,6 +644,13 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
 	if (engine_branch_sim)
 		scan_exits(&p, in);
+	if (engine_block_cost) {
+		for (Int s = 0; s < in->stmts_used; s++)
+			p.ninstrs += in->stmts[s] && in->stmts[s]->tag == Ist_IMark;
+		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
+		p.chained = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.chained);
+		block_cost(in, p.ninstrs, p.centi, p.chained);
+	}
 	Int i = 0;
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(p.out, in->stmts[i]);
@@ -697,9 +756,13 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	callgraph_at(&p, in->jumpkind, in->next, NULL);
 	if (p.block)
 		block_set(p.block, VG_(sizeXA)(p.instrs) ? VG_(indexXA)(p.instrs, 0) : NULL,
-			  (UInt)VG_(sizeXA)(p.instrs), VG_(sizeXA)(p.segs) ? VG_(indexXA)(p.segs, 0) : NULL,
-			  (UInt)VG_(sizeXA)(p.segs));
+			  (UWord)VG_(sizeXA)(p.instrs) == p.ninstrs ? p.centi : NULL, (UInt)VG_(sizeXA)(p.instrs),
+			  VG_(sizeXA)(p.segs) ? VG_(indexXA)(p.segs, 0) : NULL, (UInt)VG_(sizeXA)(p.segs));
 	remember_sb(&p, in);
+	if (p.centi) {
+		VG_(free)(p.centi);
+		VG_(free)(p.chained);
+	}
 	VG_(deleteXA)(p.items);
 	VG_(deleteXA)(p.instrs);
 	VG_(deleteXA)(p.segs);

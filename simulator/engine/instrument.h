@@ -11,6 +11,12 @@
 
 /* Whether translations are instrumented now (the region is on). */
 extern Bool engine_instrumenting;
+/* --block-cost=yes (bm-model/2): the core's cycles from each block's
+ * own code (Cc) and the misses of loads on a loop-carried chain; --L2:
+ * the simulator has an L2, whose misses are counted. */
+extern Bool engine_block_cost;
+extern Bool engine_l2;
+
 /* log2 of the simulated I1's line size. */
 extern Int engine_i1_line_bits;
 

@@ -12,6 +12,7 @@
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
+#include "instrument.h"
 
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
@@ -106,11 +107,24 @@ static void out_text(struct out *o, const HChar *s)
 }
 
 /* The events a dump has, in the order of its "events:" line: the branch
- * events only with --branch-sim=yes (where callgrind puts them). */
+ * events only with --branch-sim=yes (where callgrind puts them), the L2's
+ * with --L2, the core's and the chained loads' with --block-cost=yes. */
 static Bool dumped(Int e)
 {
-	return engine_branch_sim || e < EV_BC || e > EV_BIM;
+	if (e >= EV_BC && e <= EV_BIM)
+		return engine_branch_sim;
+	switch (e) {
+	case EV_I2MR: case EV_D2MR: case EV_D2MW: return engine_l2;
+	case EV_CC: case EV_D1MC: case EV_DLMC: return engine_block_cost;
+	case EV_D2MC: return engine_block_cost && engine_l2;
+	default: return True;
+	}
 }
+
+static const HChar *const event_names[EV_COUNT] = {
+	"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim",
+	"Cc", "I2mr", "D2mr", "D2mw", "D1mc", "D2mc", "DLmc", "sysCount", "sysTime", "sysCpuTime",
+};
 
 static void out_costs(struct out *o, const ULong *cost)
 {
@@ -183,10 +197,17 @@ static Bool plt_moves(XArray *all)
 	return VG_(memcmp)(plt, skipped, sizeof plt) == 0;
 }
 
-static const HChar events_line[] =
-	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount sysTime sysCpuTime\n";
-static const HChar events_line_branches[] =
-	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim sysCount sysTime sysCpuTime\n";
+/* "events: Ir Dr ...", the dumped ones. */
+static void out_events_line(struct out *o)
+{
+	out_text(o, "events:");
+	for (Int e = 0; e < EV_COUNT; e++)
+		if (dumped(e)) {
+			out_text(o, " ");
+			out_text(o, event_names[e]);
+		}
+	out_text(o, "\n");
+}
 
 Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd)
 {
@@ -226,7 +247,7 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 	/* The unit of the times (a reader of callgrind's files takes
 	 * milliseconds without it: callgrind before 3.15 wrote those). */
 	out_text(o, "event: sysTime : sysTime (elapsed ns)\nevent: sysCpuTime : sysCpuTime (system cpu ns)\n");
-	out_text(o, engine_branch_sim ? events_line_branches : events_line);
+	out_events_line(o);
 	out_text(o, "\n");
 
 	ULong totals[EV_COUNT] = {0};

@@ -50,7 +50,7 @@ check_eq "a failed benchmark: exit 1, verdict failed, listed first with its reas
 # -- reports that are not compared: exit 2, naming what differs and what to rerun --
 make_report m2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50 model=bm-model/2
 check_eq "another cost model: exit 2, one line naming the field" \
-	"2|bm-check: 'w0.json' and 'm2.json' cannot be compared: cost model: bm-model/1 in 'w0.json', bm-model/2 in 'm2.json' (results of two cost models never compare: rerun one of them with the bm version, or the tool, that measured the other)|" \
+	"2|bm-check: 'w0.json' and 'm2.json' cannot be compared: cost model: bm-model/1 in 'w0.json', bm-model/2 in 'm2.json' (results of two cost models never compare: rerun one of them with the other's model: bm-run --model bm-model/1, or --model bm-model/2)|" \
 	"$(bmc --base w0.json --head m2.json)|$(cat err)|$(cat out)"
 make_report a2.json main d1d1d1 2026-11-02T10:00:00Z e0e0e0 50,50,50 arch=aarch64
 check_eq "another platform: exit 2, naming both" \

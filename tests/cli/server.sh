@@ -120,7 +120,7 @@ upload "$tok" demo "$scratch/d1.json" >/dev/null
 upload "$tok" demo "$scratch/d2.json" >/dev/null
 api GET /api/v1/projects/demo/commits/d2d2d2/report >/dev/null
 check_eq "another model: no baseline, and the reason says which field differs and what to rerun" \
-	"no-baseline no baseline: ancestor d1d1d1 has a run, but measured differently: cost model: bm-model/2 there, bm-model/1 here (results of two cost models never compare: rerun one of them with the bm version, or the tool, that measured the other); only runs measured the same way on the same platform are compared" \
+	"no-baseline no baseline: ancestor d1d1d1 has a run, but measured differently: cost model: bm-model/2 there, bm-model/1 here (results of two cost models never compare: rerun one of them with the other's model: bm-run --model bm-model/2, or --model bm-model/1); only runs measured the same way on the same platform are compared" \
 	"$(body '"$j->{verdict} $j->{baseline_reason}"')"
 make_report "$scratch/a1.json" main a1a1a1 2026-11-10T10:00:00Z d2d2d2 100 arch=aarch64
 upload "$tok" demo "$scratch/a1.json" >/dev/null
