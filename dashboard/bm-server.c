@@ -12,11 +12,11 @@
 #include "config.h"
 
 #include "http.h"
+#include "number.h"
 #include "web.h"
 #include "store.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
@@ -96,10 +96,8 @@ static int parse_listen(const char *spec, char **host, unsigned *port)
 	const char *colon = strrchr(spec, ':');
 	if (!colon || colon == spec)
 		return -1;
-	char *end;
-	errno = 0;
-	unsigned long p = strtoul(colon + 1, &end, 10);
-	if (errno || *end || colon[1] == '\0' || p > 65535)
+	long long p;
+	if (number_whole(colon + 1, 0, 65535, &p))
 		return -1;
 	size_t n = (size_t)(colon - spec);
 	if (spec[0] == '[' && n >= 2 && spec[n - 1] == ']') /* [::1]:8080 */
@@ -110,16 +108,17 @@ static int parse_listen(const char *spec, char **host, unsigned *port)
 	return 0;
 }
 
-/* A whole decimal number from min to max in arg: 0 and *out, or -1. */
-static int in_range(const char *arg, long min, long max, long *out)
+/* An option's whole number from min to max: 0 and *out, or -1 after
+ * saying why. */
+static int option_number(const char *opt, const char *units, const char *arg, long long min, long long max,
+			 long long *out)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	char *err = NULL;
+	if (!number_option(opt, units, arg, min, max, out, &err))
+		return 0;
+	fail("%s", err);
+	free(err);
+	return -1;
 }
 
 static int cmd_serve(const char *db, int argc, char **argv)
@@ -139,14 +138,13 @@ static int cmd_serve(const char *db, int argc, char **argv)
 	const char *listen = DEFAULT_LISTEN;
 	/* Uploads wait on the disk more than on the CPU: more of them in
 	 * flight share each commit (bench/server.sh: 4 threads per core beat 2). */
-	long threads = sysconf(_SC_NPROCESSORS_ONLN) * 4;
+	long long threads = sysconf(_SC_NPROCESSORS_ONLN) * 4;
 	struct server srv = {.max_body = DEFAULT_MAX_BODY, .max_benchmarks = DEFAULT_MAX_BENCHMARKS,
 			     .per_address = DEFAULT_PER_ADDRESS, .request_seconds = DEFAULT_REQUEST_SECONDS,
 			     .web_dir = BM_WEB_DIR};
-	long merge_rows = STORE_DEFAULT_MERGE_ROWS;
+	long long merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	int opt;
-	char *end;
-	long v;
+	long long v;
 	optind = 1;
 	opterr = 0; /* (bad_option says it, as bm-server) */
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -155,29 +153,27 @@ static int cmd_serve(const char *db, int argc, char **argv)
 			listen = optarg;
 			break;
 		case 't':
-			if (in_range(optarg, 1, 1024, &threads))
-				return fail("--threads needs a number from 1 to 1024, not '%s'", optarg);
+			if (option_number("--threads", "a number", optarg, 1, 1024, &threads))
+				return 2;
 			break;
-		case 'm': {
-			unsigned long long bytes = strtoull(optarg, &end, 10);
-			if (*end || optarg[0] == '-' || bytes < 1024 || bytes > (1ull << 32))
-				return fail("--max-body needs bytes from 1024 to 4294967296, not '%s'", optarg);
-			srv.max_body = (size_t)bytes;
+		case 'm':
+			if (option_number("--max-body", "bytes", optarg, 1024, 1ll << 32, &v))
+				return 2;
+			srv.max_body = (size_t)v;
 			break;
-		}
 		case 'b':
-			if (in_range(optarg, 1, 1000000, &v))
-				return fail("--max-benchmarks needs a number from 1 to 1000000, not '%s'", optarg);
+			if (option_number("--max-benchmarks", "a number", optarg, 1, 1000000, &v))
+				return 2;
 			srv.max_benchmarks = (size_t)v;
 			break;
 		case 'a':
-			if (in_range(optarg, 0, 4096, &v))
-				return fail("--per-address needs a number from 0 (no limit) to 4096, not '%s'", optarg);
+			if (option_number("--per-address", "a number", optarg, 0, 4096, &v))
+				return 2;
 			srv.per_address = (unsigned)v;
 			break;
 		case 'T':
-			if (in_range(optarg, 1, 3600, &v))
-				return fail("--request-timeout needs seconds from 1 to 3600, not '%s'", optarg);
+			if (option_number("--request-timeout", "seconds", optarg, 1, 3600, &v))
+				return 2;
 			srv.request_seconds = (unsigned)v;
 			break;
 		case 'u':
@@ -187,8 +183,8 @@ static int cmd_serve(const char *db, int argc, char **argv)
 			srv.web_dir = optarg;
 			break;
 		case 'r':
-			if (in_range(optarg, 0, 1000000, &merge_rows))
-				return fail("--merge-rows needs a number from 0 to 1000000, not '%s'", optarg);
+			if (option_number("--merge-rows", "a number", optarg, 0, 1000000, &merge_rows))
+				return 2;
 			break;
 		default:
 			return bad_option("serve", argv[optind - 1]);

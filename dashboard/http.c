@@ -7,13 +7,13 @@
 #include "error.h"
 #include "http_watch.h"
 #include "listen_drain.h"
+#include "number.h"
 #include "utf8.h"
 #include "web.h"
 #include "xalloc.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <math.h>
+#include <limits.h>
 #include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -145,15 +145,11 @@ int http_query_int(struct request *req, struct response *res, const char *key, l
 	const char *v = http_query(req, key);
 	if (!v)
 		return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(v, &end, 10);
-	/* Digits only: no sign, no space, nothing empty; never clamped. */
-	if (*v < '0' || *v > '9' || *end || errno || x < min || x > max) {
+	/* Never clamped: out of range is refused. */
+	if (number_whole(v, min, max, out)) {
 		http_error(res, 400, "%s: expected an integer from %lld to %lld, not '%s'", key, min, max, v);
 		return -1;
 	}
-	*out = x;
 	return 1;
 }
 
@@ -163,14 +159,10 @@ int http_query_real(struct request *req, struct response *res, const char *key, 
 	const char *v = http_query(req, key);
 	if (!v)
 		return 0;
-	char *end;
-	errno = 0;
-	double x = strtod(v, &end);
-	if (end == v || *end || errno || !isfinite(x) || x < min || x > max) {
+	if (number_real(v, min, max, out)) {
 		http_error(res, 400, "%s: expected a number from %g to %g, not '%s'", key, min, max, v);
 		return -1;
 	}
-	*out = x;
 	return 1;
 }
 
@@ -640,12 +632,8 @@ void http_stop(struct http_daemon *d)
 
 int http_param_id(struct request *req, struct response *res, int i, const char *what, long long *id)
 {
-	char *end;
-	const char *p = req->param[i];
-	errno = 0;
-	*id = strtoll(p, &end, 10);
-	/* Digits only, and never clamped: 99999999999999999999 is no id. */
-	if (*p < '0' || *p > '9' || *end || errno || *id <= 0) {
+	/* Never clamped: 99999999999999999999 is no id. */
+	if (number_whole(req->param[i], 1, LLONG_MAX, id)) {
 		http_error(res, 400, "expected %s id, not '%s'", what, req->param[i]);
 		return -1;
 	}

@@ -72,6 +72,14 @@ static enum MHD_Result not_found(struct MHD_Connection *conn, char *text)
 	return ok;
 }
 
+/* Copies s to p, returning the end (no terminator). */
+static char *put(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(p, s, n);
+	return p + n;
+}
+
 /* dir/segments..., or NULL when a segment could leave dir or the path
  * is too long. */
 static char *file_path(const char *dir, char *const *segments, size_t n)
@@ -84,9 +92,10 @@ static char *file_path(const char *dir, char *const *segments, size_t n)
 	}
 	if (len >= WEB_MAX_PATH)
 		return NULL;
-	char *path = xmalloc(len + 1), *p = path + sprintf(path, "%s", dir);
+	char *path = xmalloc(len + 1), *p = put(path, dir);
 	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "/%s", segments[i]);
+		p = put(put(p, "/"), segments[i]);
+	*p = '\0';
 	return path;
 }
 
@@ -97,10 +106,10 @@ static char *no_such_file(char *const *segments, size_t n)
 	size_t len = sizeof "no such file: \n";
 	for (size_t i = 0; i < n; i++)
 		len += strlen(segments[i]) + 1;
-	char *text = xmalloc(len), *p = text + sprintf(text, "no such file: ");
+	char *text = xmalloc(len), *p = put(text, "no such file: ");
 	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "/%s", segments[i]);
-	sprintf(p, "\n");
+		p = put(put(p, "/"), segments[i]);
+	memcpy(p, "\n", 2);
 	return text;
 }
 

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "manifest.h"
 #include "model.h"
+#include "number.h"
 #include "path.h"
 #include "platform.h"
 #include "report.h"
@@ -205,7 +206,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (model_env && *model_env && parse_model(model_env, "BM_MODEL") < 0)
 		return -1;
 	int c;
-	char *end;
+	long long whole;
+	char *err = NULL;
 	/* "+": options end at PROGRAM, whose own options follow it. */
 	while ((c = getopt_long(argc, argv, "+o:j:qvh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -223,11 +225,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->whole = 1;
 			break;
 		case 'j':
-			o->parallel = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->parallel < 1 || o->parallel > 256) {
-				log_error("--jobs needs a number from 1 to 256, not '%s'", optarg);
-				return -1;
-			}
+			if (number_option("--jobs", "a number", optarg, 1, 256, &whole, &err))
+				return log_refusal(err);
+			o->parallel = (int)whole;
 			break;
 		case OPT_MANIFEST:
 			o->manifest = optarg;
@@ -241,11 +241,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->env[o->nenv++] = optarg;
 			break;
 		case OPT_TIMEOUT:
-			o->timeout_s = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->timeout_s > 0 && o->timeout_s <= 1e6)) {
-				log_error("--timeout needs seconds (more than 0), not '%s'", optarg);
-				return -1;
-			}
+			if (number_option_real("--timeout", "seconds", optarg, 0.001, 1e6, &o->timeout_s, &err))
+				return log_refusal(err);
 			break;
 		case OPT_VERIFY:
 			o->verify = 1;

@@ -6,6 +6,7 @@
 
 #include "atomic_file.h"
 #include "json_buf.h"
+#include "number.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -61,7 +62,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	char *end;
+	char *err = NULL;
 	*o = (struct options){.min_time_s = 0.2};
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -76,9 +77,9 @@ static int parse(int argc, char **argv, struct options *o)
 			o->filters[o->nfilters++] = optarg;
 			break;
 		case 'm':
-			o->min_time_s = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->min_time_s > 0 && o->min_time_s < 3600)) {
-				bm_complain("--min-time needs seconds between 0 and 3600, not '%s'", optarg);
+			if (number_option_real("--min-time", "seconds", optarg, 0.001, 3600, &o->min_time_s, &err)) {
+				bm_complain("%s", err);
+				free(err);
 				return -1;
 			}
 			break;

@@ -28,6 +28,10 @@
 #define json_buf_real bm__json_buf_real
 #define json_buf_reserve bm__json_buf_reserve
 #define json_buf_string bm__json_buf_string
+#define number_option bm__number_option
+#define number_option_real bm__number_option_real
+#define number_real bm__number_real
+#define number_whole bm__number_whole
 #define report_format_rfc3339 bm__report_format_rfc3339
 #define report_new_uuid bm__report_new_uuid
 #define report_now_rfc3339 bm__report_now_rfc3339

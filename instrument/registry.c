@@ -81,7 +81,8 @@ static const char *shown(const char *text, char buf[SHOWN + 4])
 	size_t n = 0;
 	for (; text && text[n] && n < SHOWN; n++)
 		buf[n] = (unsigned char)text[n] < ' ' || text[n] == 0x7f ? '?' : text[n];
-	strcpy(buf + n, text && text[n] ? "..." : "");
+	const char *more = text && text[n] ? "..." : "";
+	memcpy(buf + n, more, strlen(more) + 1);
 	return buf;
 }
 
@@ -258,8 +259,8 @@ static int expand(struct bm_plan *plan, const struct bm_benchmark *b, size_t npa
 			if (plan->entries) {
 				struct bm_entry *e = &plan->entries[plan->n];
 				*e = (struct bm_entry){.bench = b, .nparams = nparams};
-				e->id = arena_alloc(strlen(id) + 1);
-				strcpy(e->id, id);
+				size_t size = strlen(id) + 1;
+				e->id = memcpy(arena_alloc(size), id, size);
 				memcpy(e->index, index, sizeof index);
 			}
 			plan->n++;

@@ -82,7 +82,7 @@ char *bm_escape_controls(const char *s)
 			o += len;
 		}
 		for (size_t k = 0; k < c; k++)
-			o += sprintf(o, "\\x%02x", p[k]);
+			o += snprintf(o, 5, "\\x%02x", p[k]);
 	}
 	*o = '\0';
 	return out;

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *progname = "bm";
@@ -41,6 +42,13 @@ void log_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vlog("", fmt, ap);
 	va_end(ap);
+}
+
+int log_refusal(char *err)
+{
+	log_error("%s", err ? err : "refused");
+	free(err);
+	return -1;
 }
 
 void log_warn(const char *fmt, ...)

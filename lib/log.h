@@ -15,5 +15,8 @@ const char *log_progname(void);
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Says err (a message of lib/error.h's kind, then freed) as log_error
+ * does; returns -1. */
+int log_refusal(char *err);
 
 #endif

@@ -56,7 +56,7 @@ char *report_format_rfc3339(char buf[REPORT_TIME_SIZE], time_t t)
 {
 	struct tm tm;
 	if (!gmtime_r(&t, &tm) || !strftime(buf, REPORT_TIME_SIZE, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		strcpy(buf, "1970-01-01T00:00:00Z"); /* a time beyond year 9999 */
+		memcpy(buf, "1970-01-01T00:00:00Z", sizeof "1970-01-01T00:00:00Z"); /* a time beyond year 9999 */
 	return buf;
 }
 

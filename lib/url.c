@@ -16,7 +16,7 @@ char *url_escape_segment(const char *s)
 		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-._~", *c))
 			*p++ = (char)*c;
 		else
-			p += sprintf(p, "%%%02X", *c);
+			p += snprintf(p, 4, "%%%02X", *c);
 	*p = '\0';
 	return out;
 }

@@ -14,6 +14,7 @@
 #include "folded.h"
 #include "log.h"
 #include "model.h"
+#include "number.h"
 #include "path.h"
 #include "profile.h"
 #include "profile_diff.h"
@@ -23,6 +24,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,7 +502,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	};
 	*o = (struct options){.mode = MODE_TEXT, .top = 20, .with_profile = 1};
 	int c, modes = 0;
-	char *end;
+	long long top;
+	char *err = NULL;
 	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
@@ -516,11 +519,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			modes++;
 			break;
 		case OPT_TOP:
-			o->top = strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->top < 0) {
-				log_error("--top needs a number of functions, not '%s'", optarg);
-				return -1;
-			}
+			if (number_option("--top", "a number of functions", optarg, 0, LONG_MAX, &top, &err))
+				return log_refusal(err);
+			o->top = (long)top;
 			break;
 		case OPT_DIFF:
 			o->diff = 1;

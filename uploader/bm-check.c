@@ -24,6 +24,7 @@
 #include "review_comment.h"
 #include "http_client.h"
 #include "log.h"
+#include "number.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -128,30 +129,11 @@ static int usage_error(const char *msg)
 	return 2;
 }
 
-/* A number from min to max, or -1 after saying why. */
-static int number(const char *opt, const char *arg, double min, double max, double *out)
+/* A usage error's exit code, after saying err. */
+static int refused(char *err)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !(v >= min && v <= max)) {
-		log_error("%s needs a number from %.15g to %.15g, not '%s'", opt, min, max, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* The same for a whole number. */
-static int whole_number(const char *opt, const char *arg, double min, double max, double *out)
-{
-	if (number(opt, arg, min, max, out))
-		return -1;
-	if (*out != floor(*out)) {
-		log_error("%s needs a whole number from %.15g to %.15g, not '%s'", opt, min, max, arg);
-		return -1;
-	}
-	return 0;
+	log_refusal(err);
+	return 2;
 }
 
 /* Fills o from argv and the environment; returns 0, or the exit code. */
@@ -161,7 +143,8 @@ static int parse(int argc, char **argv, struct options *o)
 	o->http.tries = 3;
 	o->http.quiet = 0;
 	int c;
-	double x;
+	long long x;
+	char *err = NULL;
 	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_BASE: o->base = optarg; break;
@@ -208,23 +191,23 @@ static int parse(int argc, char **argv, struct options *o)
 			o->has_metric = 1;
 			break;
 		case OPT_PR:
-			if (whole_number("--pr", optarg, 1, 2147483647, &x))
-				return 2;
+			if (number_option("--pr", "a number", optarg, 1, 2147483647, &x, &err))
+				return refused(err);
 			o->pr = (long)x;
 			break;
 		case OPT_TRIES:
-			if (whole_number("--tries", optarg, 1, 100, &x))
-				return 2;
+			if (number_option("--tries", "a number", optarg, 1, 100, &x, &err))
+				return refused(err);
 			o->http.tries = (unsigned)x;
 			break;
 		case OPT_TIMEOUT:
-			if (whole_number("--timeout", optarg, 1, 3600, &x))
-				return 2;
+			if (number_option("--timeout", "seconds", optarg, 1, 3600, &x, &err))
+				return refused(err);
 			o->http.timeout_s = (long)x;
 			break;
 		case OPT_THRESHOLD:
-			if (number("--threshold", optarg, 0, 0.5, &o->threshold))
-				return 2;
+			if (number_option_real("--threshold", "a number", optarg, 0, 0.5, &o->threshold, &err))
+				return refused(err);
 			o->has_threshold = 1;
 			break;
 		case 'h': fputs(usage_text, stdout); exit(0);

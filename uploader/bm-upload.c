@@ -21,6 +21,7 @@
 #include "http_client.h"
 #include "import.h"
 #include "log.h"
+#include "number.h"
 #include "spool.h"
 #include "url.h"
 #include "xalloc.h"
@@ -85,13 +86,13 @@ static int usage_error(const char *msg)
 	return 2;
 }
 
-static long number(const char *opt, const char *arg, long min, long max)
+/* An option's whole number from min to max, or exit 2 after saying why. */
+static long long number(const char *opt, const char *units, const char *arg, long long min, long long max)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > max) {
-		log_error("%s needs a number from %ld to %ld, not '%s'", opt, min, max, arg);
+	long long v;
+	char *err = NULL;
+	if (number_option(opt, units, arg, min, max, &v, &err)) {
+		log_refusal(err);
 		exit(2);
 	}
 	return v;
@@ -288,13 +289,13 @@ int main(int argc, char **argv)
 		case 'b': o.context.branch = optarg; break;
 		case 'c': o.context.commit = optarg; break;
 		case 'T': o.context.commit_time = optarg; break;
-		case 'r': o.context.pr = number("--pr", optarg, 1, 1L << 40); break;
+		case 'r': o.context.pr = number("--pr", "a number", optarg, 1, 1LL << 40); break;
 		case 'B': o.context.base_branch = optarg; break;
 		case 'M': o.context.merge_base = optarg; break;
 		case 'S': o.spool = optarg; break;
 		case 'f': o.flush = 1; break;
-		case 'n': o.http.tries = (unsigned)number("--tries", optarg, 1, 100); break;
-		case 'o': o.http.timeout_s = number("--timeout", optarg, 1, 3600); break;
+		case 'n': o.http.tries = (unsigned)number("--tries", "a number", optarg, 1, 100); break;
+		case 'o': o.http.timeout_s = number("--timeout", "seconds", optarg, 1, 3600); break;
 		case 'k': o.http.insecure = 1; break;
 		case 'q': o.http.quiet = 1; break;
 		case 'F':

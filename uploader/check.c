@@ -46,8 +46,10 @@ char *check_platform_key(const char *arch, const char *os, const char *compiler)
 		}
 		while (p > start && p[-1] == '-')
 			p--;
-		if (p == start)
-			p += sprintf(p, "unknown");
+		if (p == start) {
+			memcpy(p, "unknown", 7);
+			p += 7;
+		}
 	}
 	*p = '\0';
 	return key;

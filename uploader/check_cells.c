@@ -27,7 +27,8 @@ const char *check_cell_impact(char buf[CHECK_IMPACT_CELL_SIZE], const struct che
 	char own[48];
 	if (r->has_impact) {
 		check_format_impact(buf, r->impact);
-		strcat(buf, own_threshold(own, r));
+		size_t n = strlen(buf);
+		snprintf(buf + n, CHECK_IMPACT_CELL_SIZE - n, "%s", own_threshold(own, r));
 		return buf;
 	}
 	if (!strcmp(r->status, "ok"))

@@ -156,7 +156,7 @@ char *commit_view_context(const char *label)
 		size_t n = CONTEXT_MAX - 4; /* room for "...)" */
 		while (n > 0 && ((unsigned char)context[n] & 0xc0) == 0x80)
 			n--;
-		strcpy(context + n, "...)");
+		memcpy(context + n, "...)", sizeof "...)");
 	}
 	return context;
 }

@@ -184,15 +184,13 @@ static int from_git(struct upload_context *ctx, char **err)
 	if (!list)
 		return 0; /* a shallow clone may know no ancestry: no baseline for a push, said by the server */
 	ctx->ancestors = xcalloc(CONTEXT_MAX_ANCESTORS + 1, sizeof *ctx->ancestors);
-	char *save = NULL;
-	int first = 1;
-	for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (first) { /* the commit itself */
-			first = 0;
-			continue;
-		}
-		if (ctx->nancestors < CONTEXT_MAX_ANCESTORS)
-			ctx->ancestors[ctx->nancestors++] = xstrdup(line);
+	/* One sha a line, the commit itself first. */
+	for (const char *line = strchr(list, '\n'); line; ) {
+		line++;
+		size_t n = strcspn(line, "\n");
+		if (n && ctx->nancestors < CONTEXT_MAX_ANCESTORS)
+			ctx->ancestors[ctx->nancestors++] = xstrndup(line, n);
+		line = line[n] ? line + n : NULL;
 	}
 	free(list);
 	return 0;

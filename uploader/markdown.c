@@ -21,15 +21,15 @@ static char *visible(const char *s)
 		const unsigned char *p = (const unsigned char *)s + i;
 		len = *p < 0x80 ? 1 : utf8_sequence_length(p, n - i);
 		if (!len) { /* not UTF-8 */
-			o += sprintf(o, "\\x%02x", *p);
+			o += snprintf(o, 5, "\\x%02x", *p);
 			len = 1;
 			continue;
 		}
 		unsigned c = utf8_code_point(p, len);
 		if (c < 0x20 || c == 0x7f)
-			o += sprintf(o, "\\x%02x", c);
+			o += snprintf(o, 5, "\\x%02x", c);
 		else if ((c >= 0x80 && c < 0xa0) || utf8_invisible(c))
-			o += sprintf(o, "\\u%04x", c);
+			o += snprintf(o, 7, "\\u%04x", c);
 		else {
 			memcpy(o, p, len);
 			o += len;

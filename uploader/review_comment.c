@@ -183,7 +183,7 @@ char *review_marker(const char *project)
 		    *p == '_')
 			*o++ = (char)*p;
 		else
-			o += sprintf(o, "%%%02X", *p);
+			o += snprintf(o, 4, "%%%02X", *p);
 	*o = '\0';
 	char *m = xasprintf("<!-- bm-check: %s -->", name);
 	free(name);

@@ -46,7 +46,7 @@ static char *file_name(const char *id)
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-')
 			name[at++] = (char)*p;
 		else
-			at += (size_t)sprintf(name + at, "%%%02X", *p);
+			at += (size_t)snprintf(name + at, 4, "%%%02X", *p);
 	}
 	name[at] = '\0';
 	if (at <= MAX_NAME)

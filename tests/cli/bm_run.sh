@@ -147,6 +147,9 @@ check_eq "no Valgrind: exit 2 and what to do" \
 	"$? $(cat "$scratch/err")"
 "$BM_RUN" -j 0 -- "$cases" >/dev/null 2>"$scratch/err"
 check_eq "a bad option value: exit 2" "2 bm-run: --jobs needs a number from 1 to 256, not '0'" "$? $(cat "$scratch/err")"
+"$BM_RUN" -j 4294967297 -- "$cases" >/dev/null 2>"$scratch/err"
+check_eq "a number past the range is refused, never wrapped (once one job)" \
+	"2 bm-run: --jobs needs a number from 1 to 256, not '4294967297'" "$? $(cat "$scratch/err")"
 "$BM_RUN" --name x -- "$cases" >/dev/null 2>"$scratch/err"
 check "--name on a libbm program: says to add --whole" grep -q "links libbm: its benchmarks name themselves; add --whole" "$scratch/err"
 printf '#!/bin/sh\necho "$0" >"$1"\n' >"$scratch/where.sh"

@@ -22,7 +22,7 @@ refused() {
 refused "bm-upload: --pr needs a number from 1 to 1099511627776, not '0'" "$BM_UPLOAD" --pr 0 r.json
 refused "bm-upload: --pr needs a number from 1 to 1099511627776, not 'x'" "$BM_UPLOAD" --pr x r.json
 refused "bm-upload: --tries needs a number from 1 to 100, not '0'" "$BM_UPLOAD" --tries 0 r.json
-refused "bm-upload: --timeout needs a number from 1 to 3600, not '99999'" "$BM_UPLOAD" --timeout 99999 r.json
+refused "bm-upload: --timeout needs seconds from 1 to 3600, not '99999'" "$BM_UPLOAD" --timeout 99999 r.json
 refused "bm-upload: unknown format 'junit'" "$BM_UPLOAD" --from junit r.json
 refused "bm-upload: unrecognized option '--bogus'" "$BM_UPLOAD" --bogus
 refused "bm-upload: --flush takes no report files (nor --from)" "$BM_UPLOAD" --flush r.json
@@ -35,11 +35,11 @@ refused "bm-upload: cannot open 'missing.json': No such file or directory" \
 	"$BM_UPLOAD" --server http://x --project p --token t missing.json
 refused "bm-check: unrecognized option '--bogus'" "$BM_CHECK" --bogus
 refused "bm-check: --threshold needs a number from 0 to 0.5, not 'x'" "$BM_CHECK" --threshold x
-refused "bm-check: --timeout needs a number from 1 to 3600, not '0'" "$BM_CHECK" --timeout 0
+refused "bm-check: --timeout needs seconds from 1 to 3600, not '0'" "$BM_CHECK" --timeout 0
 refused "bm-check: no server: give --server URL or set BM_SERVER (or compare files with --base and --head)" "$BM_CHECK"
-refused "bm-check: --pr needs a whole number from 1 to 2147483647, not '1.5'" "$BM_CHECK" --pr 1.5
+refused "bm-check: --pr needs a number from 1 to 2147483647, not '1.5'" "$BM_CHECK" --pr 1.5
 refused "bm-check: --tries needs a number from 1 to 100, not '0'" "$BM_CHECK" --tries 0
-refused "bm-check: --timeout needs a whole number from 1 to 3600, not '1.5'" "$BM_CHECK" --timeout 1.5
+refused "bm-check: --timeout needs seconds from 1 to 3600, not '1.5'" "$BM_CHECK" --timeout 1.5
 refused "bm-check: unexpected arguments (reports are given with --base and --head)" "$BM_CHECK" extra
 refused "bm-check: --run needs a run id (the report's run_id), not ''" "$BM_CHECK" --run ""
 refused "bm-check: --base needs --head" "$BM_CHECK" --base a.json

@@ -169,7 +169,7 @@ check "... within seconds, not minutes ($took s)" test "$took" -lt 10
 check "... saying it timed out" grep -qi "no answer from $url/.*timed out" err
 check_eq "the silent server saw both tries" 2 "$(requests hang)"
 "$BM_CHECK" --server "$url" --project app --commit abc --timeout 0 >out 2>err
-check_eq "--timeout 0: a usage error" "2 bm-check: --timeout needs a number from 1 to 3600, not '0'" "$? $(cat err)"
+check_eq "--timeout 0: a usage error" "2 bm-check: --timeout needs seconds from 1 to 3600, not '0'" "$? $(cat err)"
 check "bm-check --help shows --timeout" sh -c "'$BM_CHECK' --help | grep -q -- '--timeout SECONDS'"
 
 # -- a redirect is not followed, and bm-upload keeps the report --

@@ -21,7 +21,7 @@ static char dir[64];
 
 static void enter_dir(void)
 {
-	strcpy(dir, "/tmp/bm-test-atomic.XXXXXX");
+	snprintf(dir, sizeof dir, "/tmp/bm-test-atomic.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_int_eq(chdir(dir), 0);
 	umask(022);

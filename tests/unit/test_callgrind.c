@@ -296,10 +296,9 @@ START_TEST(huge_lines_are_rejected)
 {
 	size_t n = CG_MAX_LINE + 10;
 	char *text = malloc(n + 32);
-	strcpy(text, "events: Ir\nfn=");
-	size_t at = strlen(text);
+	size_t at = (size_t)snprintf(text, n + 32, "events: Ir\nfn=");
 	memset(text + at, 'a', n);
-	strcpy(text + at + n, "\n");
+	memcpy(text + at + n, "\n", 2);
 	char *err;
 	ck_assert_int_eq(parse(text, &err), -1);
 	ck_assert_str_eq(err, "t.out:2: line longer than 1048576 bytes");

@@ -88,7 +88,7 @@ START_TEST(reals_match_printf)
 		char *text = real_text(v), want[40];
 		snprintf(want, sizeof want, "%.15g", v);
 		if (!strpbrk(want, ".eEn"))
-			strcat(want, ".0");
+			snprintf(want + strlen(want), sizeof want - strlen(want), ".0");
 		if (strcmp(text, want)) {
 			differ++;
 			double got = strtod(text, NULL), expected = strtod(want, NULL);

@@ -14,11 +14,10 @@
 static char *joined(char **argv, size_t argc)
 {
 	static char buf[512];
+	size_t at = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < argc; i++) {
-		strcat(buf, i ? "|" : "");
-		strcat(buf, argv[i]);
-	}
+	for (size_t i = 0; i < argc && at < sizeof buf; i++)
+		at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? "|" : "", argv[i]);
 	return buf;
 }
 

@@ -313,7 +313,7 @@ static void teardown(void)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", workdir);
-	strcpy(workdir, "/tmp/bm-test-profile-XXXXXX");
+	snprintf(workdir, sizeof workdir, "/tmp/bm-test-profile-XXXXXX");
 }
 
 int main(void)

@@ -19,7 +19,7 @@ static char dir[64];
 
 static void make_dir(void)
 {
-	strcpy(dir, "/tmp/bm-test-report.XXXXXX");
+	snprintf(dir, sizeof dir, "/tmp/bm-test-report.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
@@ -43,8 +43,9 @@ static void remove_dir(void)
 
 static char *in_dir(const char *name)
 {
-	char *p = malloc(strlen(dir) + strlen(name) + 2);
-	sprintf(p, "%s/%s", dir, name);
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	snprintf(p, n, "%s/%s", dir, name);
 	return p;
 }
 
@@ -722,7 +723,7 @@ START_TEST(a_failed_write_says_why_and_leaves_nothing)
 	build(&r);
 	ck_assert_int_eq(report_write_file(&r, path, &err), -1);
 	char *want = malloc(strlen(path) + 64);
-	sprintf(want, "cannot write '%s': No such file or directory", path);
+	snprintf(want, strlen(path) + 64, "cannot write '%s': No such file or directory", path);
 	ck_assert_str_eq(err, want);
 	ck_assert_int_eq(dir_entries(), 0);
 	free(err);
@@ -734,7 +735,7 @@ START_TEST(a_failed_write_says_why_and_leaves_nothing)
 	ck_assert_int_eq(mkdir(path, 0700), 0);
 	ck_assert_int_eq(report_write_file(&r, path, &err), -1);
 	want = malloc(strlen(path) + 64);
-	sprintf(want, "cannot write '%s': Is a directory", path);
+	snprintf(want, strlen(path) + 64, "cannot write '%s': Is a directory", path);
 	ck_assert_str_eq(err, want);
 	ck_assert_int_eq(dir_entries(), 1);
 	free(err);
