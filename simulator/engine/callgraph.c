@@ -21,12 +21,18 @@
 
 ULong engine_total[EV_COUNT];
 
+/* The thread totals a frame or a mark keeps are those of the events
+ * this run counts (event_on), packed: active[k] is the event of slot k.
+ * A call and its return copy and subtract them, so the fewer the better
+ * (model 1 without branches: 12 of 23). */
+static Int active[EV_COUNT], nactive;
+
 struct frame {
 	struct edge *edge;         /* NULL: a skipped call */
 	struct instr *site;        /* the call site (of its edge) */
 	Addr sp;                   /* the stack pointer at the callee's entry */
 	Addr ret;                  /* where a real call returns to, or 0 */
-	ULong enter[EV_COUNT];     /* the thread's totals at the entry */
+	ULong enter[EV_COUNT];     /* the thread's totals at the entry (packed) */
 	struct instr *nonskipped;  /* the thread's before this call */
 	const struct fn *caller;   /* the thread's current function before it */
 };
@@ -37,11 +43,11 @@ struct thread {
 	struct frame *frames;
 	Int depth, cap;
 	ULong kept[EV_COUNT];      /* its totals while another thread runs */
-	ULong lastdump[EV_COUNT];  /* its totals at the last dump or zeroing */
+	ULong lastdump[EV_COUNT];  /* its totals at the last dump or zeroing (packed) */
 	/* Inside skipped code (a PLT stub): the call site it was called from,
 	 * whose skipped cost grows by what runs until skip_start moves. */
 	struct instr *nonskipped;
-	ULong skip_start[EV_COUNT];
+	ULong skip_start[EV_COUNT]; /* (packed) */
 	/* The function its costs are charged to: the last one called (not
 	 * through a PLT stub) of the calls in progress, or the one it started
 	 * in (callgrind's context). */
@@ -51,7 +57,7 @@ struct thread {
 		Int depth;
 		const struct fn *current;
 		struct instr *nonskipped;
-		ULong start[EV_COUNT];
+		ULong start[EV_COUNT]; /* (packed) */
 	} signals[CG_SIGNALS_MAX];
 	Int nsignals; /* may exceed CG_SIGNALS_MAX: those are not kept */
 };
@@ -60,18 +66,27 @@ static struct thread *threads; /* VG_N_THREADS */
 static ThreadId running = 1;
 static VgHashTable *places, *fns;
 
-/* A thread's totals: the running one's are engine_total, the others'
- * are kept aside. */
+/* A thread's totals, packed: the running one's are engine_total, the
+ * others' are kept aside. */
 static inline void totals(const struct thread *t, ULong out[EV_COUNT])
 {
-	VG_(memcpy)(out, t == &threads[running] ? engine_total : t->kept, EV_COUNT * sizeof *out);
+	const ULong *all = t == &threads[running] ? engine_total : t->kept;
+	for (Int k = 0; k < nactive; k++)
+		out[k] = all[active[k]];
 }
 
+static inline void copy_totals(ULong dst[EV_COUNT], const ULong src[EV_COUNT])
+{
+	for (Int k = 0; k < nactive; k++)
+		dst[k] = src[k];
+}
+
+/* Adds what went by since old (packed) to dst (by event); old = now. */
 static inline void add_diff(ULong *dst, ULong old[EV_COUNT], const ULong now[EV_COUNT])
 {
-	for (Int e = 0; e < EV_COUNT; e++) {
-		dst[e] += now[e] - old[e];
-		old[e] = now[e];
+	for (Int k = 0; k < nactive; k++) {
+		dst[active[k]] += now[k] - old[k];
+		old[k] = now[k];
 	}
 }
 
@@ -108,6 +123,9 @@ static void set_current(struct thread *t, const struct fn *fn)
 
 void callgraph_init(void)
 {
+	for (Int e = 0; e < EV_COUNT; e++)
+		if (event_on[e])
+			active[nactive++] = e;
 	threads = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *threads);
 	places = VG_(HT_construct)("bm.places");
 	fns = VG_(HT_construct)("bm.fns");
@@ -176,11 +194,21 @@ static const struct fn *fn_at(Addr a)
 
 /* ---- places ---- */
 
+/* The places looked up last, by address: an indirect call (SQLite calls
+ * its allocator, its comparisons and its pager through pointers) asks
+ * for its target's place on every call.  Places are never removed, so a
+ * hit is what the table would say. */
+#define PLACE_CACHE_BITS 12
+static struct place *place_cache[1 << PLACE_CACHE_BITS];
+
 struct place *place_of(Addr a)
 {
+	struct place **slot = &place_cache[(a ^ (a >> PLACE_CACHE_BITS)) & ((1 << PLACE_CACHE_BITS) - 1)];
+	if (*slot && (*slot)->addr == a)
+		return *slot;
 	struct place *p = VG_(HT_lookup)(places, a);
 	if (p)
-		return p;
+		return *slot = p;
 	p = VG_(calloc)("bm.place", 1, sizeof *p);
 	p->addr = a;
 	DiEpoch ep = VG_(current_DiEpoch)();
@@ -194,7 +222,7 @@ struct place *place_of(Addr a)
 	p->skip = p->sect == Vg_SectPLT;
 	p->fn = fn_at(a);
 	VG_(HT_add_node)(places, p);
-	return p;
+	return *slot = p;
 }
 
 static Bool jump_is_call(const struct place *from, const struct place *to)
@@ -219,7 +247,7 @@ static void set_nonskipped_slow(struct thread *t, struct instr *site)
 		add_diff(t->nonskipped->skipped, t->skip_start, now);
 	}
 	t->nonskipped = site;
-	VG_(memcpy)(t->skip_start, now, sizeof now);
+	copy_totals(t->skip_start, now);
 }
 
 static inline void set_nonskipped(struct thread *t, struct instr *site)
@@ -311,7 +339,7 @@ static void underflow(struct thread *t, struct place *from, Addr target)
 	e->calls++;
 	ULong now[EV_COUNT], enter[EV_COUNT];
 	totals(t, now);
-	VG_(memcpy)(enter, t->lastdump, sizeof enter);
+	copy_totals(enter, t->lastdump);
 	add_diff(e->cost, enter, now);
 }
 
@@ -423,7 +451,7 @@ void callgraph_signal_end(ThreadId tid)
 	/* The handler's cost is part of no call it interrupted. */
 	ULong now[EV_COUNT];
 	totals(t, now);
-	for (Int e = 0; e < EV_COUNT; e++) {
+	for (Int e = 0; e < nactive; e++) {
 		ULong spent = now[e] - c->start[e];
 		for (Int k = 0; k < t->depth; k++)
 			t->frames[k].enter[e] += spent;
@@ -476,9 +504,9 @@ void callgraph_zero(void)
 		ULong now[EV_COUNT];
 		totals(t, now);
 		for (Int k = 0; k < t->depth; k++)
-			VG_(memcpy)(t->frames[k].enter, now, sizeof now);
-		VG_(memcpy)(t->lastdump, now, sizeof now);
-		VG_(memcpy)(t->skip_start, now, sizeof now);
+			copy_totals(t->frames[k].enter, now);
+		copy_totals(t->lastdump, now);
+		copy_totals(t->skip_start, now);
 	}
 }
 

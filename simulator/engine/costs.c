@@ -13,6 +13,24 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
+Bool event_on[EV_COUNT];
+
+void events_enable(Bool branches, Bool l2, Bool block_cost)
+{
+	for (Int e = 0; e < EV_COUNT; e++) {
+		if (e >= EV_BC && e <= EV_BIM)
+			event_on[e] = branches;
+		else if (e == EV_I2MR || e == EV_D2MR || e == EV_D2MW)
+			event_on[e] = l2;
+		else if (e == EV_CC || e == EV_D1MC || e == EV_DLMC)
+			event_on[e] = block_cost;
+		else if (e == EV_D2MC)
+			event_on[e] = block_cost && l2;
+		else
+			event_on[e] = True;
+	}
+}
+
 static VgHashTable *table;
 static struct instr *retired; /* replaced by other code at their address */
 static struct segment *segments;
@@ -59,10 +77,17 @@ struct instr *instr_for(struct instr *i, const struct fn *fn)
 {
 	if (i->fn == fn || !fn)
 		return i;
-	for (struct instr *o = instr_find(i->addr); o && o->size == i->size; o = o->other)
-		if (o->fn == fn)
-			return o;
-	return instr_get(i->addr, i->size, fn);
+	/* A call through a PLT stub asks this for the stub's jump on every
+	 * call: the last answer saves the table's lookup. */
+	if (i->for_last && i->for_last->fn == fn)
+		return i->for_last;
+	struct instr *o = instr_find(i->addr);
+	while (o && o->size == i->size && o->fn != fn)
+		o = o->other;
+	if (!o || o->size != i->size)
+		o = instr_get(i->addr, i->size, fn);
+	i->for_last = o;
+	return o;
 }
 
 /* ---- segments and records ---- */

@@ -22,6 +22,11 @@ enum event {
 	EV_COUNT
 };
 
+/* Which events this run counts and dumps (the rest stay 0): set once,
+ * from the options, before anything is counted. */
+extern Bool event_on[EV_COUNT];
+void events_enable(Bool branches, Bool l2, Bool block_cost);
+
 struct fn; /* callgraph.h */
 
 /* A call made from an instruction (callgraph.c fills them): where the
@@ -47,6 +52,7 @@ struct instr {
 	Addr addr;           /* and the key */
 	struct instr *other; /* the records of the same instruction for
 			      * other functions */
+	struct instr *for_last; /* instr_for's last answer for another function */
 	UInt size;
 	const struct fn *fn;
 	ULong cost[EV_COUNT];

@@ -304,6 +304,7 @@ static void post_clo_init(void)
 		engine_i1_line_bits++;
 	instr_table_init();
 	branch_clear();
+	events_enable(engine_branch_sim, engine_l2, engine_block_cost);
 	callgraph_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);

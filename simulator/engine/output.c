@@ -111,14 +111,7 @@ static void out_text(struct out *o, const HChar *s)
  * with --L2, the core's and the chained loads' with --block-cost=yes. */
 static Bool dumped(Int e)
 {
-	if (e >= EV_BC && e <= EV_BIM)
-		return engine_branch_sim;
-	switch (e) {
-	case EV_I2MR: case EV_D2MR: case EV_D2MW: return engine_l2;
-	case EV_CC: case EV_D1MC: case EV_DLMC: return engine_block_cost;
-	case EV_D2MC: return engine_block_cost && engine_l2;
-	default: return True;
-	}
+	return event_on[e];
 }
 
 static const HChar *const event_names[EV_COUNT] = {
