@@ -19,6 +19,7 @@
 #include "ack_json.h"
 
 #include "commit_report.h"
+#include "dynbuf.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -104,17 +105,13 @@ static json_t *benchmark_row(const struct commit_report *cr, const struct compar
  * otherwise hold a whole tree of them (about ten times its text) per
  * request.  The bytes are what one json_dumps of the whole would give. */
 struct text {
-	char *s;
-	size_t len, alloc;
+	struct dynbuf b; /* what bm writes: no maximum */
 	int failed;
 };
 
 static void text_add(struct text *t, const char *s, size_t n)
 {
-	xgrow(&t->s, &t->alloc, t->len + n + 1, 1);
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
+	dynbuf_add(&t->b, s, n);
 }
 
 /* Appends j's compact text (as send_response writes answers) and frees j. */
@@ -211,7 +208,7 @@ void api_commit_report(struct request *req, struct response *res)
 	struct text t = {0};
 	text_add_json(&t, top);
 	if (!t.failed) {
-		t.len--; /* top's closing brace */
+		dynbuf_drop(&t.b, 1); /* top's closing brace */
 		add_benchmark_rows(&t, &cr);
 	}
 	if (!t.failed && head->pr) {
@@ -220,9 +217,11 @@ void api_commit_report(struct request *req, struct response *res)
 	}
 	if (!t.failed) {
 		text_add(&t, "}", 1);
-		http_json_text(res, 200, t.s, t.len);
+		size_t len;
+		char *text = dynbuf_detach(&t.b, &len);
+		http_json_text(res, 200, text, len);
 	} else {
-		free(t.s);
+		dynbuf_free(&t.b);
 		http_error(res, 500, "cannot write the report as JSON");
 	}
 	commit_report_release(&cr);

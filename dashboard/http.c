@@ -4,6 +4,7 @@
 
 #include "http.h"
 
+#include "dynbuf.h"
 #include "error.h"
 #include "http_watch.h"
 #include "listen_drain.h"
@@ -37,8 +38,7 @@ struct call {
 	struct request req;
 	struct MHD_Connection *conn;
 	const struct route *route;
-	char *body;
-	size_t size, alloc;
+	struct dynbuf body; /* at most the server's max_body */
 	int web; /* a page or a file of the dashboard, not the API */
 	char **owned; /* strings handed out by http_query and friends */
 	size_t nowned, owned_alloc;
@@ -423,10 +423,10 @@ static int decode_body(struct call *c, struct response *res)
 		http_error(res, 500, "cannot start gzip decoding");
 		return -1;
 	}
-	size_t limit = c->req.server->max_body, alloc = c->size * 4 + 1024, n = 0;
+	size_t limit = c->req.server->max_body, alloc = c->body.len * 4 + 1024, n = 0;
 	char *out = xmalloc(alloc + 1);
-	z.next_in = (Bytef *)c->body;
-	z.avail_in = (uInt)c->size;
+	z.next_in = (Bytef *)c->body.data;
+	z.avail_in = (uInt)c->body.len;
 	int rc;
 	do {
 		if (n == alloc) {
@@ -451,9 +451,9 @@ static int decode_body(struct call *c, struct response *res)
 		http_error(res, 400, "the body is not valid gzip");
 		return -1;
 	}
-	free(c->body);
-	c->body = out;
-	c->size = n;
+	dynbuf_reset(&c->body);
+	dynbuf_add(&c->body, out, n); /* n <= limit: it fits */
+	free(out);
 	return 0;
 }
 
@@ -493,6 +493,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		c->conn = conn;
 		c->req.server = d->srv;
 		c->req.internal = c;
+		c->body = (struct dynbuf)DYNBUF_INIT(d->srv->max_body);
 		*con_cls = c;
 		if (begin(c, url, method, &res))
 			return c->web ? web_serve(conn, d->srv->web_dir, c->req.segments, c->req.nsegments)
@@ -500,20 +501,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (*data_size) {
-		if (c->size + *data_size > d->srv->max_body)
+		if (dynbuf_add(&c->body, data, *data_size))
 			return refuse_rest(conn, d->srv->max_body);
-		xgrow(&c->body, &c->alloc, c->size + *data_size + 1, 1);
-		memcpy(c->body + c->size, data, *data_size);
-		c->size += *data_size;
 		*data_size = 0;
 		return MHD_YES;
 	}
 	if (decode_body(c, &res))
 		return send_response(conn, method, url, &res);
-	xgrow(&c->body, &c->alloc, c->size + 1, 1);
-	c->body[c->size] = '\0';
-	c->req.body = c->body;
-	c->req.body_size = c->size;
+	dynbuf_add(&c->body, "", 0); /* an empty body is "" too */
+	c->req.body = c->body.data;
+	c->req.body_size = c->body.len;
 	c->route->fn(&c->req, &res);
 	return send_response(conn, method, url, &res);
 }
@@ -534,7 +531,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	for (size_t i = 0; i < c->nowned; i++)
 		free(c->owned[i]);
 	free(c->owned);
-	free(c->body);
+	dynbuf_free(&c->body);
 	free(c);
 	*con_cls = NULL;
 }

@@ -190,8 +190,10 @@ static int run_natively_to(struct bm_plan *plan, size_t first, const struct opti
 		return 0;
 	native_report_end(&report);
 	/* A failed write shows in the stream's error flag, which commit checks. */
-	fwrite(report.data, 1, report.len, atomic_file_stream(af));
-	free(report.data);
+	size_t len;
+	char *text = json_buf_detach(&report, &len);
+	fwrite(text, 1, len, atomic_file_stream(af));
+	free(text);
 	if (atomic_file_commit(af, &err) < 0) {
 		bm_complain("--json: %s", err);
 		free(err);

@@ -21,6 +21,13 @@
 #define bm_error_prefix bm__error_prefix
 #define bm_escape_controls bm__escape_controls
 #define bm_find_control bm__find_control
+#define dynbuf_add bm__dynbuf_add
+#define dynbuf_detach bm__dynbuf_detach
+#define dynbuf_drop bm__dynbuf_drop
+#define dynbuf_free bm__dynbuf_free
+#define dynbuf_grow bm__dynbuf_grow
+#define dynbuf_reset bm__dynbuf_reset
+#define dynbuf_str bm__dynbuf_str
 #define json_buf_detach bm__json_buf_detach
 #define json_buf_int bm__json_buf_int
 #define json_buf_raw bm__json_buf_raw

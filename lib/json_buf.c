@@ -11,18 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static char *room(struct json_buf *b, size_t n)
-{
-	if (b->len + n + 1 > b->alloc)
-		xgrow(&b->data, &b->alloc, b->len + n + 1, 1);
-	return b->data + b->len;
-}
-
 static void append(struct json_buf *b, const char *s, size_t n)
 {
-	memcpy(room(b, n), s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	memcpy(dynbuf_room(&b->text, n), s, n);
+	dynbuf_added(&b->text, n);
 }
 
 void json_buf_raw(struct json_buf *b, const char *s)
@@ -159,24 +151,21 @@ void json_buf_real(struct json_buf *b, double v)
 		real_digits(b, fabs(v));
 		return;
 	}
-	char *p = room(b, 32);
+	char *p = dynbuf_room(&b->text, 32);
 	int n = snprintf(p, 32, "%.15g", v);
 	/* Stays a real when read back, as Jansson writes it: 3 -> 3.0. */
 	if (!strpbrk(p, ".eE"))
 		n += snprintf(p + n, 32 - (size_t)n, ".0");
-	b->len += (size_t)n;
+	dynbuf_added(&b->text, (size_t)n);
 }
 
 void json_buf_reserve(struct json_buf *b, size_t bytes)
 {
-	room(b, bytes);
+	dynbuf_room(&b->text, bytes);
 }
 
 char *json_buf_detach(struct json_buf *b, size_t *len)
 {
-	char *text = b->data ? b->data : xstrdup("");
-	*len = b->len;
-	b->data = NULL;
-	b->len = b->alloc = 0;
-	return text;
+	char *text = dynbuf_detach(&b->text, len);
+	return text ? text : xstrdup("");
 }

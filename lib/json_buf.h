@@ -8,12 +8,14 @@
 #ifndef BM_JSON_BUF_H
 #define BM_JSON_BUF_H
 
+#include "dynbuf.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
+/* {0}: empty.  The text bm writes itself, so its buffer has no maximum. */
 struct json_buf {
-	char *data; /* NUL-terminated */
-	size_t len, alloc;
+	struct dynbuf text;
 };
 
 /* Appends s as it is: punctuation, keys, or JSON text made elsewhere. */

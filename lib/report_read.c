@@ -6,11 +6,11 @@
 #include "report.h"
 
 #include "error.h"
+#include "json_load.h"
 #include "xalloc.h"
 
 #include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -18,12 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define MAX_REPORT_BYTES ((off_t)256 << 20)
-#define MAX_REPORT_TEXT "256 MiB"
-#define IO_CHUNK (64 * 1024)
 #define FIELD_MAX 256 /* longest field path: a few keys and three indices */
 
 /* Reading -------------------------------------------------------------- */
@@ -677,76 +672,15 @@ int report_from_json(const json_t *j, struct bm_report *r, char **err)
 	return 0;
 }
 
-/* A buffered reader from a file descriptor for json_load_callback that
- * stops at MAX_REPORT_BYTES, the cap on what bm will hold of a report. */
-struct source {
-	int fd;
-	int errnum;
-	int too_big;
-	off_t total;
-	size_t pos, len;
-	char buf[IO_CHUNK];
-};
-
-static size_t source_read(void *buffer, size_t buflen, void *data)
-{
-	struct source *s = data;
-	if (s->pos == s->len) {
-		ssize_t n;
-		do
-			n = read(s->fd, s->buf, sizeof s->buf);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			s->errnum = errno;
-			return (size_t)-1;
-		}
-		s->total += n;
-		if (s->total > MAX_REPORT_BYTES) {
-			s->too_big = 1;
-			return (size_t)-1;
-		}
-		s->pos = 0;
-		s->len = (size_t)n;
-	}
-	size_t k = s->len - s->pos < buflen ? s->len - s->pos : buflen;
-	memcpy(buffer, s->buf + s->pos, k);
-	s->pos += k;
-	return k;
-}
-
 int report_read_file(const char *path, struct bm_report *r, char **err)
 {
-	int is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : path;
-	struct stat st;
-	json_error_t je;
 	memset(r, 0, sizeof *r);
-
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return bm_error(err, "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > MAX_REPORT_BYTES) {
-		if (!is_stdin)
-			close(fd);
-		return bm_error(err, "'%s' is larger than " MAX_REPORT_TEXT, name);
-	}
-	struct source *s = xcalloc(1, sizeof *s);
-	s->fd = fd;
-	json_t *j = json_load_callback(source_read, s, JSON_REJECT_DUPLICATES, &je);
-	if (!is_stdin)
-		close(fd);
-	int too_big = s->too_big, errnum = s->errnum;
-	free(s);
-	if (!j) {
-		if (too_big)
-			return bm_error(err, "'%s' is larger than " MAX_REPORT_TEXT, name);
-		if (errnum)
-			return bm_error(err, "cannot read '%s': %s", name, strerror(errnum));
-		return bm_error(err, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-	}
+	json_t *j = json_load_path(path, JSON_REJECT_DUPLICATES, err);
+	if (!j)
+		return -1;
 	int rc = report_from_json(j, r, err);
 	json_decref(j);
 	if (rc)
-		bm_error_prefix(err, name);
+		bm_error_prefix(err, strcmp(path, "-") ? path : "<stdin>");
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include "error.h"
 #include "http_client.h"
 #include "import.h"
+#include "json_load.h"
 #include "log.h"
 #include "number.h"
 #include "spool.h"
@@ -34,7 +35,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_REPORT_BYTES (256u << 20)
 
 static const char usage_text[] =
 	"usage: bm-upload [OPTIONS] REPORT.json...\n"
@@ -154,13 +154,11 @@ static enum outcome send_report(const struct options *o, const char *server, con
 
 static json_t *load_report(const char *path)
 {
-	json_error_t jerr;
-	json_t *r = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	char *err = NULL;
+	json_t *r = json_load_path(path, JSON_REJECT_DUPLICATES, &err);
 	if (!r) {
-		if (jerr.line < 1)
-			log_error("cannot read '%s': %s", path, jerr.text);
-		else
-			log_error("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		bm_error_escape(&err);
+		log_refusal(err);
 		return NULL;
 	}
 	const char *schema = json_string_value(json_object_get(r, "schema"));

@@ -4,6 +4,7 @@
 
 #include "http_client.h"
 
+#include "dynbuf.h"
 #include "error.h"
 #include "log.h"
 #include "xalloc.h"
@@ -74,8 +75,7 @@ void http_answer_release(struct http_answer *ans)
 
 /* What one try collects. */
 struct exchange {
-	char *body;
-	size_t size, alloc;
+	struct dynbuf body; /* at most HTTP_CLIENT_MAX_ANSWER */
 	int too_large;
 	long retry_after_s; /* -1: none given */
 };
@@ -84,14 +84,10 @@ static size_t on_body(char *data, size_t size, size_t n, void *cls)
 {
 	struct exchange *x = cls;
 	size_t len = size * n;
-	if (x->size + len > HTTP_CLIENT_MAX_ANSWER) {
+	if (dynbuf_add(&x->body, data, len)) {
 		x->too_large = 1;
 		return 0; /* curl stops with a write error */
 	}
-	xgrow(&x->body, &x->alloc, x->size + len + 1, 1);
-	memcpy(x->body + x->size, data, len);
-	x->size += len;
-	x->body[x->size] = '\0';
 	return len;
 }
 
@@ -203,7 +199,7 @@ static int request(const char *url, const unsigned char *body, size_t size, int 
 	unsigned tries = o->tries ? o->tries : 5;
 	int rc = -1;
 	for (unsigned t = 1; t <= tries; t++) {
-		struct exchange x = {.retry_after_s = -1};
+		struct exchange x = {.body = DYNBUF_INIT(HTTP_CLIENT_MAX_ANSWER), .retry_after_s = -1};
 		curl_easy_setopt(curl, CURLOPT_WRITEDATA, &x);
 		curl_easy_setopt(curl, CURLOPT_HEADERDATA, &x);
 		curl_err[0] = '\0';
@@ -212,7 +208,7 @@ static int request(const char *url, const unsigned char *body, size_t size, int 
 		if (cc == CURLE_OK)
 			curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
 		if (x.too_large) {
-			free(x.body);
+			dynbuf_free(&x.body);
 			rc = bm_error(err, "%s: the answer is over %u bytes", url, HTTP_CLIENT_MAX_ANSWER);
 			break;
 		}
@@ -224,12 +220,12 @@ static int request(const char *url, const unsigned char *body, size_t size, int 
 		if (!again) {
 			if (cc == CURLE_OK) {
 				ans->status = status;
-				ans->body = x.body ? x.body : xstrdup("");
-				ans->size = x.size;
+				char *answer = dynbuf_detach(&x.body, &ans->size);
+				ans->body = answer ? answer : xstrdup("");
 				ans->location = redirect_of(curl, status);
 				rc = 0;
 			} else {
-				free(x.body);
+				dynbuf_free(&x.body);
 				rc = bm_error(err, "no answer from %s: %s", url, why);
 			}
 			free(why);
@@ -239,7 +235,7 @@ static int request(const char *url, const unsigned char *body, size_t size, int 
 		if (!o->quiet)
 			log_warn("%s from %s; retrying in %.1f s (try %u of %u)", why, url, ms / 1000.0, t + 1, tries);
 		free(why);
-		free(x.body);
+		dynbuf_free(&x.body);
 		pause_ms(ms);
 	}
 	curl_slist_free_all(headers);

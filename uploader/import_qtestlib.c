@@ -37,6 +37,7 @@
 
 #include "import.h"
 
+#include "dynbuf.h"
 #include "error.h"
 #include "xalloc.h"
 
@@ -50,38 +51,9 @@
 #define MAX_ATTRS 16
 #define MAX_TEXT (64 * 1024)
 
-/* A growing byte string with a hard maximum, always NUL-terminated. */
-struct buf {
-	char *d;
-	size_t len, alloc;
-};
-
-static int buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (n > MAX_TEXT - b->len)
-		return -1;
-	xgrow(&b->d, &b->alloc, b->len + n + 1, 1);
-	memcpy(b->d + b->len, s, n);
-	b->len += n;
-	b->d[b->len] = '\0';
-	return 0;
-}
-
-static void buf_reset(struct buf *b)
-{
-	b->len = 0;
-	if (b->d)
-		b->d[0] = '\0';
-}
-
-static const char *buf_str(const struct buf *b)
-{
-	return b->d ? b->d : "";
-}
-
 struct attr {
 	char name[MAX_NAME + 1];
-	struct buf value;
+	struct dynbuf value;
 };
 
 struct failure {
@@ -96,7 +68,7 @@ struct qt {
 	char *testcase, *function;
 	size_t first; /* the index of the function's first benchmark */
 	char *incident_type, *incident_where;
-	struct buf datatag, description;
+	struct dynbuf datatag, description;
 	struct failure *failures;
 	size_t nfailures, failures_alloc;
 };
@@ -271,7 +243,7 @@ static size_t reference(struct xml *x, char *out)
 
 /* Character data up to the next '<' (in content) or quote (in a value),
  * decoded into out, which a handler may then use.  Returns 0 or -1. */
-static int char_data(struct xml *x, char stop, struct buf *out)
+static int char_data(struct xml *x, char stop, struct dynbuf *out)
 {
 	while (x->p < x->end && *x->p != stop && *x->p != '<') {
 		char ref[4];
@@ -286,7 +258,7 @@ static int char_data(struct xml *x, char stop, struct buf *out)
 		} else {
 			advance(x, 1);
 		}
-		if (buf_add(out, s, n))
+		if (dynbuf_add(out, s, n))
 			return fail(x, "text longer than %d bytes", MAX_TEXT);
 	}
 	return 0;
@@ -296,7 +268,7 @@ static int handle_start(struct xml *x);
 static int handle_end(struct xml *x);
 static int handle_text(struct xml *x, const char *s, size_t n);
 
-static const struct buf *attr(const struct xml *x, const char *name)
+static const struct dynbuf *attr(const struct xml *x, const char *name)
 {
 	for (size_t i = 0; i < x->nattrs; i++)
 		if (strcmp(x->attrs[i].name, name) == 0)
@@ -340,7 +312,7 @@ static int start_tag(struct xml *x)
 			return fail(x, "expected a quoted value");
 		char quote = *x->p;
 		advance(x, 1);
-		buf_reset(&a->value);
+		dynbuf_reset(&a->value);
 		if (char_data(x, quote, &a->value))
 			return -1;
 		if (x->p >= x->end || *x->p != quote)
@@ -376,7 +348,7 @@ static int end_tag(struct xml *x)
 }
 
 /* One piece of content at x->p: markup or text. */
-static int content(struct xml *x, struct buf *text)
+static int content(struct xml *x, struct dynbuf *text)
 {
 	if (at(x, "<!--"))
 		return skip_past(x, "-->", "comment");
@@ -399,10 +371,10 @@ static int content(struct xml *x, struct buf *text)
 		return fail(x, "DOCTYPE and declarations are not supported");
 	if (at(x, "<"))
 		return start_tag(x);
-	buf_reset(text);
+	dynbuf_reset(text);
 	if (char_data(x, '<', text))
 		return -1;
-	return handle_text(x, buf_str(text), text->len);
+	return handle_text(x, dynbuf_str(text), text->len);
 }
 
 /* Whitespace and comments before or after the root element. */
@@ -419,7 +391,7 @@ static int misc(struct xml *x)
 
 static int document(struct xml *x)
 {
-	struct buf text = {0};
+	struct dynbuf text = DYNBUF_INIT(MAX_TEXT);
 	int rc = 0;
 	if (at(x, "\xef\xbb\xbf"))
 		x->p += 3; /* a UTF-8 byte order mark */
@@ -439,7 +411,7 @@ static int document(struct xml *x)
 		else
 			rc = content(x, &text);
 	}
-	free(text.d);
+	dynbuf_free(&text);
 	if (rc == 0)
 		rc = misc(x);
 	if (rc == 0 && x->p < x->end)
@@ -472,12 +444,12 @@ static int is(const struct xml *x, size_t depth, const char *name, const char *p
 
 static const char *required(struct xml *x, const char *name)
 {
-	const struct buf *v = attr(x, name);
+	const struct dynbuf *v = attr(x, name);
 	if (!v) {
 		fail_tag(x, "<%s> without a '%s' attribute", x->stack[x->depth - 1], name);
 		return NULL;
 	}
-	return buf_str(v);
+	return dynbuf_str(v);
 }
 
 static char *benchmark_id(const struct qt *q, const char *tag)
@@ -489,7 +461,7 @@ static char *benchmark_id(const struct qt *q, const char *tag)
 static int add_result(struct xml *x)
 {
 	struct qt *q = &x->qt;
-	const char *metric, *value, *iterations, *tag = attr(x, "tag") ? buf_str(attr(x, "tag")) : "";
+	const char *metric, *value, *iterations, *tag = attr(x, "tag") ? dynbuf_str(attr(x, "tag")) : "";
 	double v, n;
 	if (!(metric = required(x, "metric")) || !(value = required(x, "value")) ||
 	    !(iterations = required(x, "iterations")))
@@ -556,15 +528,15 @@ static int handle_start(struct xml *x)
 	} else if (is(x, 3, "BenchmarkResult", "TestFunction")) {
 		return add_result(x);
 	} else if (is(x, 3, "Incident", "TestFunction")) {
-		const struct buf *file = attr(x, "file"), *line = attr(x, "line");
+		const struct dynbuf *file = attr(x, "file"), *line = attr(x, "line");
 		if (!(name = required(x, "type")))
 			return -1;
 		q->incident_type = xstrdup(name);
-		q->incident_where = file && file->len ? xasprintf("%s:%s: ", buf_str(file),
-								 line ? buf_str(line) : "0")
+		q->incident_where = file && file->len ? xasprintf("%s:%s: ", dynbuf_str(file),
+								 line ? dynbuf_str(line) : "0")
 						       : xstrdup("");
-		buf_reset(&q->datatag);
-		buf_reset(&q->description);
+		dynbuf_reset(&q->datatag);
+		dynbuf_reset(&q->description);
 	}
 	return 0;
 }
@@ -572,10 +544,10 @@ static int handle_start(struct xml *x)
 static int handle_text(struct xml *x, const char *s, size_t n)
 {
 	struct qt *q = &x->qt;
-	struct buf *to = is(x, 4, "DataTag", "Incident")       ? &q->datatag
+	struct dynbuf *to = is(x, 4, "DataTag", "Incident")       ? &q->datatag
 			 : is(x, 4, "Description", "Incident") ? &q->description
 							       : NULL;
-	if (to && buf_add(to, s, n))
+	if (to && dynbuf_add(to, s, n))
 		return fail(x, "text longer than %d bytes", MAX_TEXT);
 	return 0;
 }
@@ -635,10 +607,10 @@ static int end_function(struct xml *x)
 static void end_incident(struct qt *q)
 {
 	if (strcmp(q->incident_type, "fail") == 0 || strcmp(q->incident_type, "xpass") == 0) {
-		const char *d = q->description.len ? buf_str(&q->description) : q->incident_type;
+		const char *d = q->description.len ? dynbuf_str(&q->description) : q->incident_type;
 		xgrow(&q->failures, &q->failures_alloc, q->nfailures + 1, sizeof *q->failures);
 		q->failures[q->nfailures++] = (struct failure){
-			.tag = q->datatag.len ? xstrdup(buf_str(&q->datatag)) : NULL,
+			.tag = q->datatag.len ? xstrdup(dynbuf_str(&q->datatag)) : NULL,
 			.reason = xasprintf("%s%s", q->incident_where, d),
 		};
 	}
@@ -668,6 +640,9 @@ static int parse(const char *data, size_t size, const char *name, struct bm_repo
 	x->err = err;
 	x->qt.r = r;
 	x->qt.ids = import_ids_new();
+	x->qt.datatag = x->qt.description = (struct dynbuf)DYNBUF_INIT(MAX_TEXT);
+	for (size_t i = 0; i < MAX_ATTRS; i++)
+		x->attrs[i].value = (struct dynbuf)DYNBUF_INIT(MAX_TEXT);
 	report_init(r);
 	int rc = document(x);
 	if (rc == 0 && r->nbenchmarks == 0)
@@ -682,10 +657,10 @@ static int parse(const char *data, size_t size, const char *name, struct bm_repo
 	free(q->function);
 	free(q->incident_type);
 	free(q->incident_where);
-	free(q->datatag.d);
-	free(q->description.d);
+	dynbuf_free(&q->datatag);
+	dynbuf_free(&q->description);
 	for (size_t i = 0; i < MAX_ATTRS; i++)
-		free(x->attrs[i].value.d);
+		dynbuf_free(&x->attrs[i].value);
 	import_ids_free(q->ids);
 	free(x);
 	if (rc)

@@ -4,6 +4,7 @@
 
 #include "rest.h"
 
+#include "dynbuf.h"
 #include "error.h"
 #include "xalloc.h"
 
@@ -13,8 +14,7 @@
 #include <string.h>
 
 struct sink {
-	struct rest_answer *ans;
-	size_t alloc;
+	struct dynbuf body; /* at most REST_MAX_ANSWER */
 	int too_long;
 };
 
@@ -22,14 +22,10 @@ static size_t on_body(char *data, size_t size, size_t n, void *cls)
 {
 	struct sink *s = cls;
 	size_t len = size * n;
-	if (s->ans->size + len > REST_MAX_ANSWER) {
+	if (dynbuf_add(&s->body, data, len)) {
 		s->too_long = 1;
 		return 0;
 	}
-	xgrow(&s->ans->body, &s->alloc, s->ans->size + len + 1, 1);
-	memcpy(s->ans->body + s->ans->size, data, len);
-	s->ans->size += len;
-	s->ans->body[s->ans->size] = '\0';
 	return len;
 }
 
@@ -48,7 +44,7 @@ int rest_request(const char *method, const char *url, const char *const *headers
 		h = curl_slist_append(h, headers[i]);
 	if (body)
 		h = curl_slist_append(h, "Content-Type: application/json");
-	struct sink s = {.ans = ans};
+	struct sink s = {.body = DYNBUF_INIT(REST_MAX_ANSWER)};
 	char curl_err[CURL_ERROR_SIZE] = "";
 	curl_easy_setopt(curl, CURLOPT_URL, url);
 	curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
@@ -73,11 +69,12 @@ int rest_request(const char *method, const char *url, const char *const *headers
 		rc = bm_error(err, "no answer from %s: %s", url, curl_err[0] ? curl_err : curl_easy_strerror(cc));
 	} else {
 		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &ans->status);
+		ans->body = dynbuf_detach(&s.body, &ans->size);
 		if (!ans->body)
 			ans->body = xstrdup("");
 	}
 	if (rc) {
-		free(ans->body);
+		dynbuf_free(&s.body);
 		*ans = (struct rest_answer){0};
 	}
 	curl_slist_free_all(h);

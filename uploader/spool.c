@@ -8,6 +8,7 @@
 #include "dirs.h"
 #include "error.h"
 #include "hash.h"
+#include "json_load.h"
 #include "xalloc.h"
 
 #include <dirent.h>
@@ -60,7 +61,9 @@ static char *file_name(const char *id)
  * hash of two long ids could make that so): nothing is overwritten. */
 static int check_free(const char *path, const char *id, char **err)
 {
-	json_t *old = json_load_file(path, 0, NULL);
+	char *ignored = NULL;
+	json_t *old = json_load_path(path, 0, &ignored);
+	free(ignored);
 	const char *was = json_string_value(json_object_get(json_object_get(old, "report"), "run_id"));
 	int rc = was && strcmp(was, id) ? bm_error(err, "'%s' holds run '%s' already", path, was) : 0;
 	json_decref(old);
@@ -159,11 +162,15 @@ static json_t *load_entry(const char *path, char **err)
 		bm_error(err, "not a spooled report (not a regular file)");
 		return NULL;
 	}
-	json_error_t jerr;
-	json_t *j = json_loadf(f, 0, &jerr);
+	struct json_load_error e;
+	json_t *j = json_load_fd(fileno(f), 0, &e);
 	fclose(f);
-	if (!j) {
-		bm_error(err, "not a spooled report (not JSON: line %d: %s)", jerr.line, jerr.text);
+	if (!j && e.too_big)
+		bm_error(err, "not a spooled report (larger than " JSON_LOAD_MAX_TEXT ")");
+	else if (!j && e.errnum)
+		bm_error(err, "cannot read it: %s", strerror(e.errnum));
+	else if (!j) {
+		bm_error(err, "not a spooled report (not JSON: line %d: %s)", e.json.line, e.json.text);
 		bm_error_escape(err);
 	}
 	return j;

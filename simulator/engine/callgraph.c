@@ -37,7 +37,7 @@ struct frame {
 	const struct fn *caller;   /* the thread's current function before it */
 };
 
-#define CG_SIGNALS_MAX 16
+#define SIGNALS_MAX 16
 
 struct thread {
 	struct frame *frames;
@@ -58,8 +58,8 @@ struct thread {
 		const struct fn *current;
 		struct instr *nonskipped;
 		ULong start[EV_COUNT]; /* (packed) */
-	} signals[CG_SIGNALS_MAX];
-	Int nsignals; /* may exceed CG_SIGNALS_MAX: those are not kept */
+	} signals[SIGNALS_MAX];
+	Int nsignals; /* may exceed SIGNALS_MAX: those are not kept */
 };
 
 static struct thread *threads; /* VG_N_THREADS */
@@ -345,16 +345,16 @@ static void underflow(struct thread *t, struct place *from, Addr target)
 
 /* What setup_bbcc does at the start of the block after this one; to is
  * target's place where the translation knew it (else NULL). */
-static void event(enum cg_kind kind, struct instr *site, Addr target, struct place *to, Addr sp,
+static void event(enum graph_kind kind, struct instr *site, Addr target, struct place *to, Addr sp,
 		  struct place *from, Bool real_call)
 {
 	struct thread *t = &threads[running];
 	/* The call site's record for the function its block was charged to. */
-	if (site && kind != CG_RETURN)
+	if (site && kind != GRAPH_RETURN)
 		site = instr_for(site, t->current);
 	Int popcount = 1;
 	Bool ret_without_call = False;
-	if (kind == CG_RETURN && t->depth > 0) {
+	if (kind == GRAPH_RETURN && t->depth > 0) {
 		/* A return that does not match the top call is a jump. */
 		Int up = t->depth - 1;
 		struct frame *top = &t->frames[up];
@@ -374,13 +374,13 @@ static void event(enum cg_kind kind, struct instr *site, Addr target, struct pla
 			}
 		}
 		if (popcount == 0) {
-			kind = CG_JUMP;
+			kind = GRAPH_JUMP;
 			ret_without_call = True;
 			site = instr_for(site, t->current);
 		}
 	}
 	Bool emulated = False;
-	if (kind == CG_JUMP) {
+	if (kind == GRAPH_JUMP) {
 		if (!to)
 			to = place_of(target);
 		if (!ret_without_call && !jump_is_call(from, to))
@@ -393,10 +393,10 @@ static void event(enum cg_kind kind, struct instr *site, Addr target, struct pla
 			sp = top->sp;
 			pop(t);
 		}
-		kind = CG_CALL;
+		kind = GRAPH_CALL;
 		emulated = True;
 	}
-	if (kind == CG_RETURN) {
+	if (kind == GRAPH_RETURN) {
 		if (t->depth == 0)
 			underflow(t, from, target);
 		else
@@ -419,7 +419,7 @@ static void event(enum cg_kind kind, struct instr *site, Addr target, struct pla
 void callgraph_signal_start(ThreadId tid)
 {
 	struct thread *t = &threads[tid];
-	if (t->nsignals < CG_SIGNALS_MAX) {
+	if (t->nsignals < SIGNALS_MAX) {
 		struct signal_cxt *c = &t->signals[t->nsignals];
 		*c = (struct signal_cxt){t->depth, t->current, t->nonskipped, {0}};
 		totals(t, c->start);
@@ -433,7 +433,7 @@ void callgraph_signal_start(ThreadId tid)
 void callgraph_signal_return(ThreadId tid)
 {
 	struct thread *t = &threads[tid];
-	if (t->nsignals > 0 && t->nsignals <= CG_SIGNALS_MAX)
+	if (t->nsignals > 0 && t->nsignals <= SIGNALS_MAX)
 		while (t->depth > t->signals[t->nsignals - 1].depth)
 			pop(t);
 }
@@ -441,7 +441,7 @@ void callgraph_signal_return(ThreadId tid)
 void callgraph_signal_end(ThreadId tid)
 {
 	struct thread *t = &threads[tid];
-	if (t->nsignals == 0 || --t->nsignals >= CG_SIGNALS_MAX)
+	if (t->nsignals == 0 || --t->nsignals >= SIGNALS_MAX)
 		return;
 	const struct signal_cxt *c = &t->signals[t->nsignals];
 	while (t->depth > c->depth)
@@ -461,7 +461,7 @@ void callgraph_signal_end(ThreadId tid)
 
 void callgraph_call(struct instr *site, Addr target, struct place *to, Addr sp)
 {
-	event(CG_CALL, site, target, to, sp, NULL, True);
+	event(GRAPH_CALL, site, target, to, sp, NULL, True);
 }
 
 /* site is the return instruction: a return that matches no call (from a
@@ -469,12 +469,12 @@ void callgraph_call(struct instr *site, Addr target, struct place *to, Addr sp)
  * there, as callgrind takes it. */
 void callgraph_return(struct instr *site, Addr target, Addr sp, struct place *from)
 {
-	event(CG_RETURN, site, target, NULL, sp, from, False);
+	event(GRAPH_RETURN, site, target, NULL, sp, from, False);
 }
 
 void callgraph_jump(struct instr *site, Addr target, struct place *to, Addr sp, struct place *from)
 {
-	event(CG_JUMP, site, target, to, sp, from, False);
+	event(GRAPH_JUMP, site, target, to, sp, from, False);
 }
 
 /* ---- dumps ---- */

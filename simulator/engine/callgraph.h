@@ -25,7 +25,7 @@ struct fn {
  * keeps the other threads' aside). */
 extern ULong engine_total[EV_COUNT];
 
-enum cg_kind { CG_CALL, CG_RETURN, CG_JUMP };
+enum graph_kind { GRAPH_CALL, GRAPH_RETURN, GRAPH_JUMP };
 /* What callgrind knows of a superblock's address: looked up once. */
 struct place {
 	struct place *next; /* VgHashNode, keyed by */

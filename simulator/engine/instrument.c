@@ -548,27 +548,27 @@ static void predict_final(struct pass *p, IRExpr *target)
 
 /* Calls and jumps to a constant target pass its place, looked up once
  * in the translation; indirect ones the target. */
-static VG_REGPARM(3) void cg_call(struct instr *site, Addr target, Addr sp)
+static VG_REGPARM(3) void log_call(struct instr *site, Addr target, Addr sp)
 {
 	callgraph_call(site, target, NULL, sp);
 }
 
-static VG_REGPARM(3) void cg_call_to(struct instr *site, struct place *to, Addr sp)
+static VG_REGPARM(3) void log_call_to(struct instr *site, struct place *to, Addr sp)
 {
 	callgraph_call(site, to->addr, to, sp);
 }
 
-static void cg_return(struct instr *site, Addr target, Addr sp, struct place *from)
+static void log_return(struct instr *site, Addr target, Addr sp, struct place *from)
 {
 	callgraph_return(site, target, sp, from);
 }
 
-static void cg_jump(struct instr *site, Addr target, Addr sp, struct place *from)
+static void log_jump(struct instr *site, Addr target, Addr sp, struct place *from)
 {
 	callgraph_jump(site, target, NULL, sp, from);
 }
 
-static void cg_jump_to(struct instr *site, struct place *to, Addr sp, struct place *from)
+static void log_jump_to(struct instr *site, struct place *to, Addr sp, struct place *from)
 {
 	callgraph_jump(site, to->addr, to, sp, from);
 }
@@ -595,18 +595,18 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 	IRExpr *site = mkIRExpr_HWord((HWord)p->cur), *from = mkIRExpr_HWord((HWord)p->from);
 	IRDirty *di;
 	if (jk == Ijk_Call && to)
-		di = unsafeIRDirty_0_N(3, "cg_call_to", VG_(fnptr_to_fnentry)(cg_call_to),
+		di = unsafeIRDirty_0_N(3, "log_call_to", VG_(fnptr_to_fnentry)(log_call_to),
 				       mkIRExprVec_3(site, mkIRExpr_HWord((HWord)to), sp));
 	else if (jk == Ijk_Call)
-		di = unsafeIRDirty_0_N(3, "cg_call", VG_(fnptr_to_fnentry)(cg_call), mkIRExprVec_3(site, target, sp));
+		di = unsafeIRDirty_0_N(3, "log_call", VG_(fnptr_to_fnentry)(log_call), mkIRExprVec_3(site, target, sp));
 	else if (jk == Ijk_Ret)
-		di = unsafeIRDirty_0_N(0, "cg_return", VG_(fnptr_to_fnentry)(cg_return),
+		di = unsafeIRDirty_0_N(0, "log_return", VG_(fnptr_to_fnentry)(log_return),
 				       mkIRExprVec_4(site, target, sp, from));
 	else if (to)
-		di = unsafeIRDirty_0_N(0, "cg_jump_to", VG_(fnptr_to_fnentry)(cg_jump_to),
+		di = unsafeIRDirty_0_N(0, "log_jump_to", VG_(fnptr_to_fnentry)(log_jump_to),
 				       mkIRExprVec_4(site, mkIRExpr_HWord((HWord)to), sp, from));
 	else
-		di = unsafeIRDirty_0_N(0, "cg_jump", VG_(fnptr_to_fnentry)(cg_jump), mkIRExprVec_4(site, target, sp, from));
+		di = unsafeIRDirty_0_N(0, "log_jump", VG_(fnptr_to_fnentry)(log_jump), mkIRExprVec_4(site, target, sp, from));
 	if (guard)
 		di->guard = guard;
 	addStmtToIRSB(p->out, IRStmt_Dirty(di));

@@ -88,6 +88,20 @@ env -i PATH="$PATH" "$BM_UPLOAD" --flush --spool "$scratch/badspool" --token t >
 check_eq "--flush of an entry without a server: exit 2, not sent, named" \
 	"2 bm-upload: $scratch/badspool/x.json: not sent: not a spooled report (no server, project or report)" \
 	"$? $(head -n 1 err)"
+# Every report read is bounded (lib/json_load.c): a sparse file just past
+# 256 MiB is refused before it is read, as a report and as a spool entry.
+truncate -s $((256 * 1024 * 1024 + 1)) huge.json
+env -i PATH="$PATH" "$BM_UPLOAD" --server http://127.0.0.1:1 --project p --token t --tries 1 \
+	--commit abc123 --commit-time 2026-11-20T10:00:00Z --branch main huge.json >out 2>err
+check_eq "a report past 256 MiB: refused, never loaded" "2 bm-upload: 'huge.json' is larger than 256 MiB" \
+	"$? $(head -n 1 err)"
+mkdir hugespool
+truncate -s $((256 * 1024 * 1024 + 1)) hugespool/x.json
+env -i PATH="$PATH" "$BM_UPLOAD" --flush --spool "$scratch/hugespool" --token t >out 2>err
+check_eq "--flush of an entry past 256 MiB: not sent, named" \
+	"2 bm-upload: $scratch/hugespool/x.json: not sent: not a spooled report (larger than 256 MiB)" \
+	"$? $(head -n 1 err)"
+rm -f huge.json hugespool/x.json
 
 for c in bm-upload bm-check bm-import; do
 	"$top_builddir/uploader/$c" --version >out 2>err
