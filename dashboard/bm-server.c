@@ -11,6 +11,7 @@
  * Sub-commands are one table; each is a function taking its arguments. */
 #include "config.h"
 
+#include "api.h"
 #include "http.h"
 #include "number.h"
 #include "web.h"
@@ -139,9 +140,9 @@ static int cmd_serve(const char *db, int argc, char **argv)
 	/* Uploads wait on the disk more than on the CPU: more of them in
 	 * flight share each commit (bench/server.sh: 4 threads per core beat 2). */
 	long long threads = sysconf(_SC_NPROCESSORS_ONLN) * 4;
-	struct server srv = {.max_body = DEFAULT_MAX_BODY, .max_benchmarks = DEFAULT_MAX_BENCHMARKS,
-			     .per_address = DEFAULT_PER_ADDRESS, .request_seconds = DEFAULT_REQUEST_SECONDS,
-			     .web_dir = BM_WEB_DIR};
+	struct server srv = {.routes = api_routes, .max_body = DEFAULT_MAX_BODY,
+			     .max_benchmarks = DEFAULT_MAX_BENCHMARKS, .per_address = DEFAULT_PER_ADDRESS,
+			     .request_seconds = DEFAULT_REQUEST_SECONDS, .web_dir = BM_WEB_DIR};
 	long long merge_rows = STORE_DEFAULT_MERGE_ROWS;
 	int opt;
 	long long v;

@@ -5,6 +5,10 @@
 
 #include "http.h"
 
+/* Every API path, in one table (routes.c), ended by an entry with a NULL
+ * method: the server's routes (struct server). */
+extern const struct route api_routes[];
+
 void api_upload(struct request *req, struct response *res);        /* POST runs */
 void api_commit_report(struct request *req, struct response *res); /* GET commits/SHA/report */
 void api_commit_runs(struct request *req, struct response *res);   /* GET commits/SHA/runs */

@@ -356,7 +356,7 @@ static int begin(struct call *c, const char *url, const char *method, struct res
 		return 1;
 	}
 	const struct route *any = NULL;
-	for (const struct route *r = routes; r->method; r++) {
+	for (const struct route *r = c->req.server->routes; r->method; r++) {
 		if (!path_matches(r->path, req))
 			continue;
 		any = r;

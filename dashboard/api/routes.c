@@ -4,7 +4,7 @@
 
 #include "api.h"
 
-const struct route routes[] = {
+const struct route api_routes[] = {
 	{"GET", "api/v1/projects", ACCESS_NONE, api_projects},
 	{"POST", "api/v1/projects/*/runs", ACCESS_UPLOAD, api_upload},
 	{"GET", "api/v1/projects/*/commits/*/report", ACCESS_NONE, api_commit_report},

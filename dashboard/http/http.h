@@ -15,8 +15,11 @@
 #include <jansson.h>
 #include <stddef.h>
 
+struct route;
+
 struct server {
 	struct store *store;
+	const struct route *routes; /* the API's table (api/routes.c), ended by a NULL method */
 	size_t max_body;  /* bytes, after decompression too */
 	size_t max_benchmarks; /* per uploaded report */
 	unsigned per_address;  /* connections one client address may hold; 0: no limit */
@@ -54,9 +57,6 @@ struct route {
 	int needs;        /* enum access the token must grant */
 	handler_fn fn;
 };
-
-/* The route table (routes.c), ended by an entry with a NULL method. */
-extern const struct route routes[];
 
 /* Sets res to status with {"error": message}. */
 void http_error(struct response *res, unsigned status, const char *fmt, ...)
