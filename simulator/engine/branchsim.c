@@ -74,7 +74,6 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
-Bool engine_branch_sim = False;
 
 /* A 64-bit multiplicative hash: its high bits depend on every bit of x. */
 static inline ULong mix(ULong x)

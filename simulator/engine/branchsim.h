@@ -12,11 +12,6 @@
 
 #include "pub_tool_basics.h"
 
-/* --branch-sim=yes: conditional branches and indirect jumps are counted
- * as callgrind counts them (Bc, Bi) and predicted here (Bcm, Bim).  Off
- * by default: the dumps then have no branch events. */
-extern Bool engine_branch_sim;
-
 /* Forgets everything learnt, as the caches are emptied at every start of
  * instrumentation (so that a region's counts do not depend on what ran
  * before it). */

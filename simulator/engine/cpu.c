@@ -27,20 +27,6 @@
 #include "libvex_guest_amd64.h"
 #include "libvex_guest_offsets.h"
 
-enum engine_cpu engine_cpu = CPU_X86_64_V1;
-
-Bool cpu_parse(const HChar *name, enum engine_cpu *cpu)
-{
-	if (VG_(strcmp)(name, "x86-64-v1") == 0)
-		*cpu = CPU_X86_64_V1;
-	else if (VG_(strcmp)(name, "x86-64-v3") == 0)
-		*cpu = CPU_X86_64_V3;
-	else if (VG_(strcmp)(name, "host") == 0)
-		*cpu = CPU_HOST;
-	else
-		return False;
-	return True;
-}
 
 /* ---- x86-64-v3 ---- */
 
@@ -280,7 +266,7 @@ static Bool amd_describes(const struct sim_geometry *g)
 const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry *d1,
 			const struct sim_geometry *l2, const struct sim_geometry *ll)
 {
-	if (engine_cpu != CPU_X86_64_V3)
+	if (clo.cpu != CPU_X86_64_V3)
 		return NULL;
 	VexArch arch;
 	VexArchInfo info;
@@ -307,9 +293,9 @@ extern void amd64g_dirtyhelper_CPUID_baseline(VexGuestAMD64State *st);
 
 void cpu_fix_cpuid(IRDirty *d)
 {
-	if (engine_cpu == CPU_HOST || VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0)
+	if (clo.cpu == CPU_HOST || VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0)
 		return;
-	if (engine_cpu == CPU_X86_64_V1) {
+	if (clo.cpu == CPU_X86_64_V1) {
 		d->cee = mkIRCallee(0, "amd64g_dirtyhelper_CPUID_baseline",
 				    VG_(fnptr_to_fnentry)(amd64g_dirtyhelper_CPUID_baseline));
 	} else {

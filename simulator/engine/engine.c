@@ -5,9 +5,8 @@
  * its cache simulation) for the regions bm-run measures, and callgrind's
  * call graph.  See docs/engine.md.
  *
- * The tool's glue: its options (callgrind's names, so that bm-run passes
- * the same command line to either engine), callgrind's client requests,
- * system calls, and the dumps. */
+ * The tool's glue: its start (from its settings, settings.h), callgrind's
+ * client requests, system calls, and the dumps. */
 #include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
@@ -15,6 +14,7 @@
 #include "cpu.h"
 #include "instrument.h"
 #include "output.h"
+#include "settings.h"
 
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
@@ -32,12 +32,7 @@
 
 #include "pub_tool_vkiscnums.h"
 
-static const HChar *clo_out_file = "callgrind.out.%p";
-static Bool clo_systime = False;
-static struct sim_geometry clo_i1 = {32768, 8, 64}, clo_d1 = {32768, 8, 64},
-			   clo_ll = {8388608, 16, 64}, clo_l2;
-
-static HChar *out_base; /* clo_out_file expanded for this process */
+static HChar *out_base; /* clo.out_file expanded for this process */
 static Int dumps;       /* dumps written by this process so far */
 static HChar *command;  /* the client's command line, for the files */
 
@@ -45,78 +40,6 @@ static HChar *command;  /* the client's command line, for the files */
  * the thread's CPU clocks (another thread may run while one blocks). */
 static ULong *sys_wall_start, *sys_cpu_start; /* VG_N_THREADS each */
 
-
-static Bool parse_geometry(const HChar *arg, struct sim_geometry *g)
-{
-	const HChar *s = arg;
-	HChar *end;
-	Long v[3];
-	for (Int i = 0; i < 3; i++) {
-		v[i] = VG_(strtoll10)(s, &end);
-		if (end == s || (i < 2 && *end != ',') || (i == 2 && *end) || v[i] <= 0 || v[i] > (1L << 30))
-			return False;
-		s = end + 1;
-	}
-	*g = (struct sim_geometry){(Int)v[0], (Int)v[1], (Int)v[2]};
-	return True;
-}
-
-static Bool process_option(const HChar *arg)
-{
-	const HChar *s;
-	Bool cache_sim;
-	if VG_STR_CLO (arg, "--callgrind-out-file", clo_out_file) {
-	} else if VG_STR_CLO (arg, "--I1", s) {
-		if (!parse_geometry(s, &clo_i1))
-			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
-	} else if VG_STR_CLO (arg, "--D1", s) {
-		if (!parse_geometry(s, &clo_d1))
-			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
-	} else if VG_STR_CLO (arg, "--LL", s) {
-		if (!parse_geometry(s, &clo_ll))
-			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
-	} else if VG_STR_CLO (arg, "--L2", s) {
-		if (!parse_geometry(s, &clo_l2))
-			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
-		engine_l2 = True;
-	} else if VG_BOOL_CLO (arg, "--block-cost", engine_block_cost) {
-	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
-		/* Always on: the option is accepted for callgrind's command lines. */
-		(void)cache_sim;
-	} else if VG_XACT_CLO (arg, "--collect-systime=nsec", clo_systime, True) {
-	} else if VG_XACT_CLO (arg, "--collect-systime=no", clo_systime, False) {
-	} else if VG_BOOL_CLO (arg, "--instr-atstart", engine_instrumenting) {
-	} else if VG_BOOL_CLO (arg, "--dump-instr", engine_dump_instr) {
-	} else if VG_BOOL_CLO (arg, "--branch-sim", engine_branch_sim) {
-	} else if VG_STR_CLO (arg, "--cpu", s) {
-		if (!cpu_parse(s, &engine_cpu))
-			VG_(fmsg_bad_option)(arg, "expected x86-64-v1, x86-64-v3 or host\n");
-	} else {
-		return False;
-	}
-	return True;
-}
-
-static void print_usage(void)
-{
-	VG_(printf)("    --callgrind-out-file=F   where the dumps go [callgrind.out.%%p]\n"
-		    "    --I1=S,A,L --D1=S,A,L --LL=S,A,L  simulated caches [32768,8,64; 32768,8,64;\n"
-		    "                             8388608,16,64]\n"
-		    "    --collect-systime=no|nsec  count system calls and their times [no]\n"
-		    "    --instr-atstart=yes|no   instrument from the start [yes]\n"
-		    "    --dump-instr=no|yes      a cost line per instruction [no]\n"
-		    "    --branch-sim=no|yes      count and predict branches (Bc Bcm Bi Bim) [no]\n"
-		    "    --L2=S,A,L               a private L2 between L1 and LL, with the\n"
-		    "                             prefetchers of bm-model/2 (I2mr D2mr D2mw) [none]\n"
-		    "    --block-cost=no|yes      bm-model/2's core cycles from each block's code\n"
-		    "                             (Cc) and the misses of chained loads (D1mc\n"
-		    "                             D2mc DLmc) [no]\n"
-		    "    --cpu=x86-64-v1|x86-64-v3|host  what cpuid answers: VEX's baseline\n"
-		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
-		    "                             same on every host, or VEX's pick for this host\n"
-		    "                             [x86-64-v1]\n"
-		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
-}
 
 static void print_debug_usage(void)
 {
@@ -145,7 +68,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 		if (last)
 			sb_apply(last, -1);
 	}
-	if (!clo_systime || !engine_instrumenting)
+	if (!clo.systime || !engine_instrumenting)
 		return;
 	sys_wall_start[tid] = clock_ns(VKI_CLOCK_MONOTONIC);
 	sys_cpu_start[tid] = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID);
@@ -156,7 +79,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 	(void)args, (void)nargs, (void)res;
 	/* The exit calls end the process (Valgrind still calls this for the
 	 * one that ends it); callgrind does not count them. */
-	if (!clo_systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)
+	if (!clo.systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)
 		return;
 	ULong wall = clock_ns(VKI_CLOCK_MONOTONIC) - sys_wall_start[tid];
 	ULong cpu = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID) - sys_cpu_start[tid];
@@ -269,7 +192,7 @@ static void post_deliver_signal(ThreadId tid, Int sig)
 
 static void expand_out_file(void)
 {
-	out_base = VG_(expand_file_name)("--callgrind-out-file", clo_out_file);
+	out_base = VG_(expand_file_name)("--callgrind-out-file", clo.out_file);
 }
 
 static void at_fork_child(ThreadId tid)
@@ -289,22 +212,23 @@ static void post_clo_init(void)
 		VexRegUpdSpAtMemAccess;
 	VG_(clo_vex_control).iropt_unroll_thresh = 0;
 	VG_(clo_vex_control).guest_chase = False;
+	engine_instrumenting = clo.instr_atstart;
 	const HChar *why;
 	/* (fmsg_bad_option would not end the run once the options are read.) */
-	if (!sim_init(&clo_i1, &clo_d1, &clo_ll, &why) || (engine_l2 && !sim_init_l2(&clo_l2, &why))) {
+	if (!sim_init(&clo.i1, &clo.d1, &clo.ll, &why) || (clo.l2 && !sim_init_l2(&clo.l2_geometry, &why))) {
 		VG_(fmsg)("--I1/--D1/--L2/--LL: %s\n", why);
 		VG_(exit)(1);
 	}
-	if ((why = cpu_cannot(&clo_i1, &clo_d1, engine_l2 ? &clo_l2 : NULL, &clo_ll))) {
+	if ((why = cpu_cannot(&clo.i1, &clo.d1, clo.l2 ? &clo.l2_geometry : NULL, &clo.ll))) {
 		VG_(fmsg)("--cpu=x86-64-v3: %s\n", why);
 		VG_(exit)(1);
 	}
 	engine_i1_line_bits = 0;
-	while ((1 << engine_i1_line_bits) < clo_i1.line)
+	while ((1 << engine_i1_line_bits) < clo.i1.line)
 		engine_i1_line_bits++;
 	instr_table_init();
 	branch_clear();
-	events_enable(engine_branch_sim, engine_l2, engine_block_cost);
+	events_enable(clo.branch_sim, clo.l2, clo.block_cost);
 	callgraph_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
@@ -343,7 +267,7 @@ static void pre_clo_init(void)
 	VG_(details_bug_reports_to)("the bm project");
 	VG_(details_avg_translation_sizeB)(500);
 	VG_(basic_tool_funcs)(post_clo_init, engine_instrument, fini);
-	VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
+	VG_(needs_command_line_options)(settings_option, settings_usage, print_debug_usage);
 	VG_(needs_client_requests)(client_request);
 	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
 }

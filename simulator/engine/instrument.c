@@ -14,6 +14,7 @@
 #include "callgraph.h"
 #include "costs.h"
 #include "cpu.h"
+#include "settings.h"
 
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
@@ -27,8 +28,6 @@
 
 Bool engine_instrumenting = True;
 Int engine_i1_line_bits = 6;
-Bool engine_block_cost = False;
-Bool engine_l2 = False;
 
 /* ---- the helpers, run for every executed instruction ---- */
 
@@ -46,7 +45,7 @@ static inline void count(struct instr *i, Int e)
 /* Whether r missed L2 (--L2; without one, LL is asked on an L1 miss). */
 static inline Bool missed_l2(enum sim_result r)
 {
-	return engine_l2 && (r == SIM_LL_HIT || r == SIM_MEM);
+	return clo.l2 && (r == SIM_LL_HIT || r == SIM_MEM);
 }
 
 static VG_REGPARM(1) void log_fetch(struct instr *i)
@@ -248,7 +247,7 @@ static void log_fetch_now(struct pass *p)
 {
 	if ((p->hit || !p->straddles) && p->remembered) {
 		store_inline(p->out, &p->cur->last, 0, False);
-		if (engine_l2)
+		if (clo.l2)
 			store_inline(p->out, &p->cur->last2, 0, False);
 	}
 	if (!p->hit && !p->straddles) {
@@ -484,7 +483,7 @@ static void scan_exits(struct pass *p, const IRSB *in)
  * branch, counted in the segment that ends here. */
 static Bool exit_counted(struct pass *p, IRJumpKind jk)
 {
-	if (!engine_branch_sim || !p->cur || (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret))
+	if (!clo.branch_sim || !p->cur || (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret))
 		return False;
 	count_in_segment(p, EV_BC);
 	p->cur->nexits++;
@@ -522,7 +521,7 @@ static void predict_exit(struct pass *p, IRExpr *guard)
  * its last segment. */
 static Bool final_counted(struct pass *p, const IRSB *in)
 {
-	if (!engine_branch_sim || !p->cur || (in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call) ||
+	if (!clo.branch_sim || !p->cur || (in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call) ||
 	    in->next->tag != Iex_RdTmp)
 		return False;
 	count_in_segment(p, EV_BI);
@@ -642,9 +641,9 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	p.items = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct item));
 	p.segs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct segment *));
 	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
-	if (engine_branch_sim)
+	if (clo.branch_sim)
 		scan_exits(&p, in);
-	if (engine_block_cost) {
+	if (clo.block_cost) {
 		for (Int s = 0; s < in->stmts_used; s++)
 			p.ninstrs += in->stmts[s] && in->stmts[s]->tag == Ist_IMark;
 		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
@@ -669,7 +668,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				check_entry(&p);
 			}
 			p.cur = instr_get(a, st->Ist.IMark.len, p.block->home);
-			if (engine_branch_sim)
+			if (clo.branch_sim)
 				p.cur->nexits = 0; /* exit_counted counts them again */
 			p.fetched = False;
 			/* Within one execution of a superblock its instructions run

@@ -8,11 +8,10 @@
  * totals. */
 #include "output.h"
 
-#include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
-#include "instrument.h"
+#include "settings.h"
 
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
@@ -23,7 +22,6 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xarray.h"
 
-Bool engine_dump_instr = False;
 
 /* One instruction record's costs with where it is: charged to its
  * function (object, file and name), on its own line, in its own file. */
@@ -139,7 +137,7 @@ static void out_costs(struct out *o, const ULong *cost)
 static void out_position(struct out *o, const struct located *l)
 {
 	HChar line[64];
-	if (engine_dump_instr)
+	if (clo.dump_instr)
 		VG_(sprintf)(line, "0x%lx %u", l->addr, l->line);
 	else
 		VG_(sprintf)(line, "%u", l->line);
@@ -236,7 +234,7 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 	}
 	out_text(o, "\ndesc: Trigger: ");
 	out_text(o, trigger);
-	out_text(o, engine_dump_instr ? "\n\npositions: instr line\n" : "\n\npositions: line\n");
+	out_text(o, clo.dump_instr ? "\n\npositions: instr line\n" : "\n\npositions: line\n");
 	/* The unit of the times (a reader of callgrind's files takes
 	 * milliseconds without it: callgrind before 3.15 wrote those). */
 	out_text(o, "event: sysTime : sysTime (elapsed ns)\nevent: sysCpuTime : sysCpuTime (system cpu ns)\n");

@@ -11,8 +11,4 @@
  * "desc: Trigger: ..." from trigger); returns False after saying why. */
 Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd);
 
-/* --dump-instr=yes: each instruction's cost on a line of its own, with its
- * address ("positions: instr line"), as callgrind's option does. */
-extern Bool engine_dump_instr;
-
 #endif

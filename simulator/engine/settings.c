@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING. */
+#include "settings.h"
+
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+
+struct settings clo = {
+	.out_file = "callgrind.out.%p",
+	.instr_atstart = True,
+	.i1 = {32768, 8, 64},
+	.d1 = {32768, 8, 64},
+	.ll = {8388608, 16, 64},
+	.cpu = CPU_X86_64_V1,
+};
+
+static Bool parse_geometry(const HChar *arg, struct sim_geometry *g)
+{
+	const HChar *s = arg;
+	HChar *end;
+	Long v[3];
+	for (Int i = 0; i < 3; i++) {
+		v[i] = VG_(strtoll10)(s, &end);
+		if (end == s || (i < 2 && *end != ',') || (i == 2 && *end) || v[i] <= 0 || v[i] > (1L << 30))
+			return False;
+		s = end + 1;
+	}
+	*g = (struct sim_geometry){(Int)v[0], (Int)v[1], (Int)v[2]};
+	return True;
+}
+
+/* --cpu=NAME: x86-64-v1, x86-64-v3 or host.  False for another name. */
+static Bool parse_cpu(const HChar *name, enum engine_cpu *cpu)
+{
+	if (VG_(strcmp)(name, "x86-64-v1") == 0)
+		*cpu = CPU_X86_64_V1;
+	else if (VG_(strcmp)(name, "x86-64-v3") == 0)
+		*cpu = CPU_X86_64_V3;
+	else if (VG_(strcmp)(name, "host") == 0)
+		*cpu = CPU_HOST;
+	else
+		return False;
+	return True;
+}
+
+Bool settings_option(const HChar *arg)
+{
+	const HChar *s;
+	Bool cache_sim;
+	if VG_STR_CLO (arg, "--callgrind-out-file", clo.out_file) {
+	} else if VG_STR_CLO (arg, "--I1", s) {
+		if (!parse_geometry(s, &clo.i1))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_STR_CLO (arg, "--D1", s) {
+		if (!parse_geometry(s, &clo.d1))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_STR_CLO (arg, "--LL", s) {
+		if (!parse_geometry(s, &clo.ll))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+	} else if VG_STR_CLO (arg, "--L2", s) {
+		if (!parse_geometry(s, &clo.l2_geometry))
+			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
+		clo.l2 = True;
+	} else if VG_BOOL_CLO (arg, "--block-cost", clo.block_cost) {
+	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
+		/* Always on: the option is accepted for callgrind's command lines. */
+		(void)cache_sim;
+	} else if VG_XACT_CLO (arg, "--collect-systime=nsec", clo.systime, True) {
+	} else if VG_XACT_CLO (arg, "--collect-systime=no", clo.systime, False) {
+	} else if VG_BOOL_CLO (arg, "--instr-atstart", clo.instr_atstart) {
+	} else if VG_BOOL_CLO (arg, "--dump-instr", clo.dump_instr) {
+	} else if VG_BOOL_CLO (arg, "--branch-sim", clo.branch_sim) {
+	} else if VG_STR_CLO (arg, "--cpu", s) {
+		if (!parse_cpu(s, &clo.cpu))
+			VG_(fmsg_bad_option)(arg, "expected x86-64-v1, x86-64-v3 or host\n");
+	} else {
+		return False;
+	}
+	return True;
+}
+
+void settings_usage(void)
+{
+	VG_(printf)("    --callgrind-out-file=F   where the dumps go [callgrind.out.%%p]\n"
+		    "    --I1=S,A,L --D1=S,A,L --LL=S,A,L  simulated caches [32768,8,64; 32768,8,64;\n"
+		    "                             8388608,16,64]\n"
+		    "    --collect-systime=no|nsec  count system calls and their times [no]\n"
+		    "    --instr-atstart=yes|no   instrument from the start [yes]\n"
+		    "    --dump-instr=no|yes      a cost line per instruction [no]\n"
+		    "    --branch-sim=no|yes      count and predict branches (Bc Bcm Bi Bim) [no]\n"
+		    "    --L2=S,A,L               a private L2 between L1 and LL, with the\n"
+		    "                             prefetchers of bm-model/2 (I2mr D2mr D2mw) [none]\n"
+		    "    --block-cost=no|yes      bm-model/2's core cycles from each block's code\n"
+		    "                             (Cc) and the misses of chained loads (D1mc\n"
+		    "                             D2mc DLmc) [no]\n"
+		    "    --cpu=x86-64-v1|x86-64-v3|host  what cpuid answers: VEX's baseline\n"
+		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
+		    "                             same on every host, or VEX's pick for this host\n"
+		    "                             [x86-64-v1]\n"
+		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * settings.c: the engine's settings, in one place as callgrind keeps its
+ * clo_*, read from its command line (callgrind's option names, so that
+ * bm-run passes one command line to either engine) and not changed once
+ * the tool starts. */
+#ifndef BM_ENGINE_SETTINGS_H
+#define BM_ENGINE_SETTINGS_H
+
+#include "cachesim.h"
+
+#include "pub_tool_basics.h"
+
+/* The processor the guest sees (cpu.c; docs/engine.md "The virtual CPUs"). */
+enum engine_cpu {
+	CPU_X86_64_V1, /* VEX's baseline x86-64 (SSE2), the same on every host */
+	CPU_X86_64_V3, /* bm's own x86-64-v3 (AVX2), the same on every host */
+	CPU_HOST,      /* what VEX answers on this host (by hand, to compare with callgrind) */
+};
+
+struct settings {
+	const HChar *out_file;          /* --callgrind-out-file */
+	Bool systime;                   /* --collect-systime=nsec */
+	Bool instr_atstart;             /* --instr-atstart */
+	Bool dump_instr;                /* --dump-instr: a cost line per instruction */
+	Bool branch_sim;                /* --branch-sim: Bc Bcm Bi Bim (branchsim.h) */
+	Bool block_cost;                /* --block-cost: Cc and the chained loads' misses */
+	Bool l2;                        /* --L2 given: I2mr D2mr D2mw, the prefetchers */
+	struct sim_geometry i1, d1, ll; /* --I1 --D1 --LL */
+	struct sim_geometry l2_geometry; /* --L2 */
+	enum engine_cpu cpu;            /* --cpu */
+};
+extern struct settings clo;
+
+/* Valgrind's needs_command_line_options: one option (False: not the
+ * engine's), and the usage text. */
+Bool settings_option(const HChar *arg);
+void settings_usage(void);
+
+#endif
