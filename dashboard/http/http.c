@@ -6,15 +6,14 @@
 
 #include "dynbuf.h"
 #include "error.h"
+#include "http_request.h"
 #include "http_watch.h"
 #include "listen_drain.h"
-#include "number.h"
 #include "utf8.h"
 #include "web.h"
 #include "xalloc.h"
 
 #include <arpa/inet.h>
-#include <limits.h>
 #include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,153 +31,6 @@ struct http_daemon {
 	struct http_watch *watch;
 	int in_flight; /* requests begun and not completed (atomic) */
 };
-
-/* What one request holds between libmicrohttpd's calls. */
-struct call {
-	struct request req;
-	struct MHD_Connection *conn;
-	const struct route *route;
-	struct dynbuf body; /* at most the server's max_body */
-	int web; /* a page or a file of the dashboard, not the API */
-	char **owned; /* strings handed out by http_query and friends */
-	size_t nowned, owned_alloc;
-};
-
-static char *own(struct call *c, char *s)
-{
-	xgrow(&c->owned, &c->owned_alloc, c->nowned + 1, sizeof *c->owned);
-	c->owned[c->nowned++] = s;
-	return s;
-}
-
-/* Empties res of any answer set before. */
-static void response_clear(struct response *res)
-{
-	json_decref(res->body);
-	res->body = NULL;
-	free(res->text);
-	res->text = NULL;
-}
-
-void http_error(struct response *res, unsigned status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	response_clear(res);
-	res->status = status;
-	/* A message quoting a name with invalid UTF-8 cannot be a JSON string. */
-	json_t *text = msg ? json_string(msg) : NULL;
-	res->body = json_pack("{s:o}", "error", text ? text : json_string("the error message is not valid UTF-8"));
-	free(msg);
-}
-
-void http_json(struct response *res, unsigned status, json_t *body)
-{
-	response_clear(res);
-	res->status = status;
-	res->body = body;
-}
-
-void http_json_text(struct response *res, unsigned status, char *text, size_t len)
-{
-	response_clear(res);
-	res->status = status;
-	res->text = text;
-	res->text_len = len;
-}
-
-static int hex(int ch)
-{
-	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
-
-/* Percent-decodes s (with '+' as a space when plus is set) into a new
- * string, or returns NULL for a bad escape or an encoded NUL. */
-static char *decode(const char *s, int plus)
-{
-	size_t n = strlen(s), k = 0;
-	char *out = xmalloc(n + 1);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '%') {
-			int hi = i + 2 < n ? hex((unsigned char)s[i + 1]) : -1;
-			int lo = hi >= 0 ? hex((unsigned char)s[i + 2]) : -1;
-			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-				free(out);
-				return NULL;
-			}
-			out[k++] = (char)(hi * 16 + lo);
-			i += 2;
-		} else {
-			out[k++] = plus && s[i] == '+' ? ' ' : s[i];
-		}
-	}
-	out[k] = '\0';
-	return out;
-}
-
-json_t *http_body_json(struct request *req, struct response *res)
-{
-	json_error_t jerr;
-	json_t *j = json_loadb(req->body, req->body_size, JSON_REJECT_DUPLICATES, &jerr);
-	if (!j)
-		http_error(res, 400, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
-	return j;
-}
-
-const char *http_query(struct request *req, const char *key)
-{
-	struct call *c = req->internal;
-	const char *raw = MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, key);
-	if (!raw)
-		return NULL;
-	char *v = decode(raw, 1);
-	return v ? own(c, v) : NULL;
-}
-
-int http_query_int(struct request *req, struct response *res, const char *key, long long min, long long max,
-		   long long *out)
-{
-	const char *v = http_query(req, key);
-	if (!v)
-		return 0;
-	/* Never clamped: out of range is refused. */
-	if (number_whole(v, min, max, out)) {
-		http_error(res, 400, "%s: expected an integer from %lld to %lld, not '%s'", key, min, max, v);
-		return -1;
-	}
-	return 1;
-}
-
-int http_query_real(struct request *req, struct response *res, const char *key, double min, double max,
-		    double *out)
-{
-	const char *v = http_query(req, key);
-	if (!v)
-		return 0;
-	if (number_real(v, min, max, out)) {
-		http_error(res, 400, "%s: expected a number from %g to %g, not '%s'", key, min, max, v);
-		return -1;
-	}
-	return 1;
-}
-
-const char *http_header(struct request *req, const char *name)
-{
-	struct call *c = req->internal;
-	return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, name);
-}
-
-const char *http_base_url(struct request *req)
-{
-	if (req->server->public_url)
-		return req->server->public_url;
-	const char *host = http_header(req, "Host");
-	return own(req->internal, xasprintf("http://%s", host ? host : "localhost"));
-}
 
 /* ---- answering ---- */
 
@@ -230,7 +82,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, const char *me
 		MHD_add_response_header(r, "Connection", "close");
 	enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
 	MHD_destroy_response(r);
-	response_clear(res);
+	http_response_clear(res);
 	return ok;
 }
 
@@ -245,7 +97,7 @@ static int split_path(struct call *c, const char *url)
 	while (*p) {
 		const char *end = strchr(p, '/');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *raw = xstrndup(p, n), *seg = decode(raw, 0);
+		char *raw = xstrndup(p, n), *seg = http_decode(raw, 0);
 		free(raw);
 		if (!seg)
 			return -1;
@@ -291,7 +143,7 @@ static const char projects_prefix[] = "api/v1/projects/*";
 static enum MHD_Result check_query_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
 	struct response *res = cls;
-	char *k = decode(key, 1), *v = value ? decode(value, 1) : xstrdup("");
+	char *k = http_decode(key, 1), *v = value ? http_decode(value, 1) : xstrdup("");
 	(void)kind;
 	if (!k || !utf8_valid(k, strlen(k)))
 		http_error(res, 400, "a query parameter's name has a bad percent-escape, an encoded NUL or invalid UTF-8");
@@ -625,14 +477,4 @@ void http_stop(struct http_daemon *d)
 	MHD_stop_daemon(d->mhd);
 	http_watch_stop(d->watch);
 	free(d);
-}
-
-int http_param_id(struct request *req, struct response *res, int i, const char *what, long long *id)
-{
-	/* Never clamped: 99999999999999999999 is no id. */
-	if (number_whole(req->param[i], 1, LLONG_MAX, id)) {
-		http_error(res, 400, "expected %s id, not '%s'", what, req->param[i]);
-		return -1;
-	}
-	return 0;
 }
