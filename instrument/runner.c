@@ -4,10 +4,12 @@
 
 #include "runner.h"
 
+#include "blame.h"
 #include "error.h"
 #include "keeper.h"
 #include "log.h"
 #include "path.h"
+#include "program_output.h"
 #include "profile.h"
 #include "xalloc.h"
 
@@ -21,14 +23,12 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CONTROL_FD 3   /* as BM_CONTROL=3 in the sandbox environment says */
 #define LINE_MAX_LEN 4096 /* a control line, as libbm's BM_CONTROL_LINE_MAX */
-#define TAIL_LINES 20
 
 /* One running Valgrind process. */
 struct proc {
@@ -60,88 +60,6 @@ static double now(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-void job_init(struct job *job, const char *program, char *const *args, size_t nargs,
-	      enum run_mode mode, const char *symbol, const char *name)
-{
-	memset(job, 0, sizeof *job);
-	job->program = xstrdup(program);
-	job->args = xcalloc(nargs + 1, sizeof *job->args);
-	for (size_t i = 0; i < nargs; i++)
-		job->args[i] = xstrdup(args[i]);
-	job->nargs = nargs;
-	job->mode = mode;
-	job->symbol = symbol ? xstrdup(symbol) : NULL;
-	job->name = name ? xstrdup(name) : NULL;
-}
-
-void job_add_symbol(struct job *job, const char *fn)
-{
-	for (size_t i = 0; i < job->nsymbols; i++)
-		if (strcmp(job->symbols[i], fn) == 0)
-			return;
-	job->symbols = xreallocarray(job->symbols, job->nsymbols + 1, sizeof *job->symbols);
-	job->symbols[job->nsymbols++] = xstrdup(fn);
-}
-
-void job_release(struct job *job)
-{
-	for (size_t i = 0; i < job->nsymbols; i++)
-		free(job->symbols[i]);
-	free(job->symbols);
-	free(job->program);
-	for (size_t i = 0; i < job->nargs; i++)
-		free(job->args[i]);
-	free(job->args);
-	free(job->symbol);
-	free(job->name);
-	for (size_t i = 0; i < job->nentries; i++) {
-		free(job->entries[i].id);
-		free(job->entries[i].reason);
-		free(job->entries[i].dump);
-	}
-	free(job->entries);
-	free(job->warning);
-	free(job->usage_error);
-	free(job->resume_after);
-	if (job->sb.dir)
-		sandbox_remove(&job->sb);
-	memset(job, 0, sizeof *job);
-}
-
-static struct entry *entry_find(struct job *job, const char *id)
-{
-	for (size_t i = 0; i < job->nentries; i++)
-		if (strcmp(job->entries[i].id, id) == 0)
-			return &job->entries[i];
-	return NULL;
-}
-
-static struct entry *entry_get(struct job *job, const char *id)
-{
-	struct entry *e = entry_find(job, id);
-	if (e)
-		return e;
-	xgrow(&job->entries, &job->entries_alloc, job->nentries + 1, sizeof *job->entries);
-	e = &job->entries[job->nentries++];
-	*e = (struct entry){.id = xstrdup(id), .state = ENTRY_PLANNED};
-	return e;
-}
-
-static void entry_set(struct entry *e, enum entry_state state, const char *reason)
-{
-	e->state = state;
-	free(e->reason);
-	e->reason = reason ? xstrdup(reason) : NULL;
-}
-
-static int has_planned(const struct job *job)
-{
-	for (size_t i = 0; i < job->nentries; i++)
-		if (job->entries[i].state == ENTRY_PLANNED)
-			return 1;
-	return 0;
 }
 
 /* ---- starting a process ---- */
@@ -232,91 +150,6 @@ fail:
 	return -1;
 }
 
-static void show_output(const struct job *job, const char *what, int pid);
-static char *program_text(const char *line, const struct sandbox *sb, const char *program);
-
-/* ---- a process that ended without saying how ---- */
-
-/* Whether process pid of the job ran exec.  Valgrind does not follow
- * exec: the new program runs natively, so callgrind never writes the dump
- * of the process's end (cg.PID.out, which callgrind makes empty at the
- * start), as it does at every exit and fatal signal.  Nor did Valgrind
- * fail to start it: its log has the program's "Command:" line when forked
- * is 0 (the program's own process), and nothing at all about the process
- * when forked is 1 (a benchmark's process, forked from a running program:
- * a panic of Valgrind would be there). */
-static int execed(const struct job *job, int pid, int forked)
-{
-	char *path = xasprintf("%s/cg.%d.out", job->sb.dir, pid), line[512], mine[2][32];
-	struct stat st;
-	int ended = stat(path, &st) == 0 && st.st_size > 0, started = 0, said = 0;
-	free(path);
-	FILE *in = ended || pid <= 0 ? NULL : fopen(job->sb.log, "r");
-	if (!in)
-		return 0;
-	snprintf(mine[0], sizeof mine[0], "==%d== ", pid);
-	snprintf(mine[1], sizeof mine[1], "--%d-- ", pid);
-	while (fgets(line, sizeof line, in)) {
-		int own = strncmp(line, mine[0], strlen(mine[0])) == 0;
-		said |= own || strncmp(line, mine[1], strlen(mine[1])) == 0;
-		started |= own && strncmp(line + strlen(mine[0]), "Command: ", 9) == 0;
-	}
-	fclose(in);
-	return forked ? !said : started;
-}
-
-/* Why a process replaced itself with exec: what (it did), and what to do.
- * code is the exit status of what it ran, when the parent saw one.  Newly
- * allocated. */
-static char *exec_reason(const char *what, int pid, int code, const char *todo)
-{
-	char status[64] = "";
-	if (code)
-		snprintf(status, sizeof status, "; what it ran exited with status %d", code);
-	return xasprintf("%s (pid %d%s), which Valgrind does not follow, so nothing was measured: %s",
-			 what, pid, status, todo);
-}
-
-/* Whether process pid wrote the dump of benchmark id, whose name is the id
- * (CALLGRIND_DUMP_STATS_AT): one of cg.PID.out.1, .2, ... */
-static int dumped(const struct job *job, int pid, const char *id)
-{
-	char *want = xasprintf("desc: Trigger: Client Request: %s\n", id), line[LINE_MAX_LEN];
-	int found = 0;
-	for (int n = 1; !found; n++) {
-		char *path = xasprintf("%s/cg.%d.out.%d", job->sb.dir, pid, n);
-		FILE *in = fopen(path, "r");
-		free(path);
-		if (!in)
-			break;
-		/* The trigger is in the header, which ends at "events:". */
-		while (!found && fgets(line, sizeof line, in) && strncmp(line, "events:", 7) != 0)
-			found = strcmp(line, want) == 0;
-		fclose(in);
-	}
-	free(want);
-	return found;
-}
-
-/* Why benchmark e failed whose process ended (the program reaped it)
- * without a "done" (code: the status of the program's "fail", 0 when it
- * said none, the process having exited 0).  The files of the process tell
- * whether it ran exec, exited before its dump was written, or after (its
- * "done" was lost).  Newly allocated. */
-static char *lost_reason(const struct job *job, const struct entry *e, int code)
-{
-	if (execed(job, e->pid, 1))
-		return exec_reason("replaced its process with exec inside the benchmark", e->pid, code,
-				   "a benchmark must not call exec (fork, and exec in the child); "
-				   "measure a program with bm-run -- PROGRAM");
-	if (dumped(job, e->pid, e->id))
-		return xstrdup("ran, but libbm's word that it was done never reached bm-run: the "
-			       "benchmark closed or replaced the harness's control descriptor (fd 3, "
-			       "BM_CONTROL), or exited in its teardown; leave fd 3 open, and return "
-			       "from teardown");
-	return xstrdup("exited (status 0) inside the benchmark, before libbm could record it: "
-		       "setup, run and teardown must return, not call exit or _exit");
-}
 
 /* ---- the control channel ---- */
 
@@ -379,10 +212,10 @@ static void settle(struct proc *p)
 		return;
 	if (e->state == ENTRY_RUNNING) {
 		/* Neither "done" nor "fail": see lost_reason. */
-		char *why = lost_reason(job, e, 0);
+		char *why = blame_lost(job, e, 0);
 		entry_set(e, ENTRY_FAILED, why);
 		char *what = xasprintf("'%s' %s", e->id, why);
-		show_output(job, what, e->pid);
+		program_show_output(job, what, e->pid);
 		free(what);
 		free(why);
 		if (p->current == e)
@@ -418,14 +251,14 @@ static void handle_line(struct proc *p, char *line, const struct runner_options 
 		return;
 	char *rest = split(arg);
 	if (strcmp(line, "plan") == 0) {
-		entry_get(job, arg);
+		job_entry(job, arg);
 	} else if (strcmp(line, "start") == 0) {
-		p->current = p->unreaped = entry_get(job, arg);
+		p->current = p->unreaped = job_entry(job, arg);
 		p->current->pid = rest ? atoi(rest) : 0;
 		entry_set(p->current, ENTRY_RUNNING, NULL);
 		p->since = now();
 	} else if (strcmp(line, "done") == 0) {
-		struct entry *e = entry_get(job, arg);
+		struct entry *e = job_entry(job, arg);
 		free(e->dump);
 		/* "done ID N": the measurement is the process's dump N (a warm
 		 * run's first dump is its warm-up); an older libbm says no N. */
@@ -435,24 +268,24 @@ static void handle_line(struct proc *p, char *line, const struct runner_options 
 		p->current = NULL;
 		p->since = now();
 	} else if (strcmp(line, "fail") == 0) {
-		struct entry *e = entry_get(job, arg);
+		struct entry *e = job_entry(job, arg);
 		/* "exited with status N" from what the benchmark's process ran
 		 * with exec, or from the process itself. */
 		int code = rest && strncmp(rest, "exited with status ", 19) == 0 ? atoi(rest + 19) : 0;
 		char *why = e->timed_out ? xasprintf("timed out after %g s", o->timeout_s)
-			    : code && execed(job, e->pid, 1) ? lost_reason(job, e, code)
+			    : code && blame_execed(job, e->pid, 1) ? blame_lost(job, e, code)
 							      : xstrdup(rest ? rest : "failed");
 		entry_set(e, ENTRY_FAILED, why);
 		char *what = xasprintf("'%s' %s", e->id, why);
-		show_output(job, what, e->pid);
+		program_show_output(job, what, e->pid);
 		free(what);
 		free(why);
 		p->current = NULL;
 		p->since = now();
 	} else if (strcmp(line, "skip") == 0) {
-		entry_set(entry_get(job, arg), ENTRY_SKIPPED, rest ? rest : "skipped");
+		entry_set(job_entry(job, arg), ENTRY_SKIPPED, rest ? rest : "skipped");
 	} else if (strcmp(line, "ask") == 0) {
-		struct entry *e = entry_find(job, arg);
+		struct entry *e = job_entry_find(job, arg);
 		answer_time(p, e && e->state == ENTRY_DONE ? e->dump : NULL, o);
 	}
 }
@@ -477,139 +310,7 @@ static void read_control(struct proc *p, const struct runner_options *o)
 	}
 }
 
-/* ---- what the program said ---- */
-
-/* A line the program or Valgrind wrote, for people: the sandbox's argv[0]
- * ("/tmp/bm-run.XXXXXX/p", which the loader names in its errors) given as
- * the program's path, and control characters shown as '?'.  Newly
- * allocated. */
-static char *program_text(const char *line, const struct sandbox *sb, const char *program)
-{
-	size_t len = strlen(sb->argv0), plen = strlen(program), n = 0;
-	for (const char *c = strstr(line, sb->argv0); c; c = strstr(c + len, sb->argv0))
-		n++;
-	char *out = xmalloc(strlen(line) + n * plen + 1), *o = out;
-	for (const char *c = line; *c;) {
-		if (strncmp(c, sb->argv0, len) == 0) {
-			memcpy(o, program, plen);
-			o += plen;
-			c += len;
-		} else {
-			unsigned char ch = (unsigned char)*c++;
-			*o++ = (ch == '\n' || ch >= 0x20) && ch != 0x7f ? (char)ch : '?';
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/* The last non-empty line of a file (at most 200 characters), newly
- * allocated, or NULL. */
-static char *last_line(const char *path, const struct sandbox *sb, const char *program)
-{
-	FILE *in = fopen(path, "r");
-	char buf[512], last[201] = "";
-	while (in && fgets(buf, sizeof buf, in)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (buf[strspn(buf, " \t")]) {
-			buf[sizeof last - 1] = '\0';
-			memcpy(last, buf, strlen(buf) + 1);
-		}
-	}
-	if (in)
-		fclose(in);
-	return *last ? program_text(last, sb, program) : NULL;
-}
-
 /* ---- a process ends ---- */
-
-/* Valgrind's lines that say nothing about a failure: its banner, and the
- * warnings about the host's caches, which the pinned geometry overrides. */
-static int valgrind_noise(const char *text)
-{
-	static const char *const noise[] = {
-		"Callgrind, a call-graph",  "Copyright (C)",    "Using Valgrind-",
-		"Command: ",                "Parent PID: ",     "For interactive control",
-		"warning: L3 cache found",  "warning: specified LL cache",
-		"warning: simulated LL cache",
-	};
-	while (*text == ' ')
-		text++;
-	if (!*text || *text == '\n')
-		return 1;
-	for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++)
-		if (strncmp(text, noise[i], strlen(noise[i])) == 0)
-			return 1;
-	return 0;
-}
-
-/* The last lines of a file, indented, or nothing when it is empty.  With
- * a pid, only Valgrind's lines about that process ("==PID==", "--PID--")
- * that say something, and only those before its closing statistics: that
- * is where a crash's stack trace is. */
-static void show_tail(const char *path, int pid, const char *title, const struct sandbox *sb,
-		      const char *program)
-{
-	FILE *in = fopen(path, "r");
-	char *lines[TAIL_LINES] = {0}, buf[512], mine[2][32];
-	size_t n = 0;
-	snprintf(mine[0], sizeof mine[0], "==%d==", pid);
-	snprintf(mine[1], sizeof mine[1], "--%d--", pid);
-	while (in && fgets(buf, sizeof buf, in)) {
-		if (pid && strncmp(buf, mine[0], strlen(mine[0])) != 0 &&
-		    strncmp(buf, mine[1], strlen(mine[1])) != 0)
-			continue;
-		if (pid && strstr(buf, "Events    :"))
-			break;
-		if (pid && valgrind_noise(buf + strlen(mine[0])))
-			continue;
-		free(lines[n % TAIL_LINES]);
-		lines[n++ % TAIL_LINES] = program_text(buf, sb, program);
-	}
-	if (in)
-		fclose(in);
-	if (n)
-		fprintf(stderr, "  %s%s:\n", n > TAIL_LINES ? "the last lines of " : "", title);
-	for (size_t i = n > TAIL_LINES ? n - TAIL_LINES : 0; i < n; i++) {
-		const char *l = lines[i % TAIL_LINES];
-		fprintf(stderr, "  | %s%s", l, strchr(l, '\n') ? "" : "\n");
-	}
-	for (size_t i = 0; i < TAIL_LINES; i++)
-		free(lines[i]);
-}
-
-/* What the program wrote, then what Valgrind said about process pid. */
-static void show_output(const struct job *job, const char *what, int pid)
-{
-	log_error("%s", what);
-	show_tail(job->sb.output, 0, "its output", &job->sb, job->program);
-	show_tail(job->sb.errors, 0, "its errors", &job->sb, job->program);
-	show_tail(job->sb.log, pid, "Valgrind's log", &job->sb, job->program);
-	char *last = last_line(job->sb.errors, &job->sb, job->program);
-	if (last && strstr(last, "error while loading shared libraries"))
-		fprintf(stderr, "bm-run: the program runs in a fixed environment, without the caller's "
-				"LD_LIBRARY_PATH: link it with -Wl,-rpath,DIR or add --env "
-				"LD_LIBRARY_PATH=DIR\n");
-	free(last);
-}
-
-/* Everything the program wrote to standard output (bm-run -v). */
-static void show_all(const struct job *job)
-{
-	FILE *in = fopen(job->sb.output, "r");
-	char buf[4096];
-	int first = 1;
-	while (in && fgets(buf, sizeof buf, in)) {
-		if (first)
-			fprintf(stderr, "bm-run: the output of '%s':\n", job->program);
-		first = 0;
-		char *l = program_text(buf, &job->sb, job->program);
-		fprintf(stderr, "  | %s%s", l, strchr(l, '\n') ? "" : "\n");
-		free(l);
-	}
-	if (in)
-		fclose(in);
-}
 
 /* Why the process ended badly, or NULL when it exited 0. */
 static char *exit_reason(const struct proc *p, int status, const struct runner_options *o)
@@ -628,7 +329,7 @@ static char *exit_reason(const struct proc *p, int status, const struct runner_o
  * which is what says why.  Newly allocated. */
 static char *with_last_error(const struct job *job, const char *reason)
 {
-	char *last = last_line(job->sb.errors, &job->sb, job->program);
+	char *last = program_last_line(job->sb.errors, &job->sb, job->program);
 	char *why = last ? xasprintf("%s: %s", reason, last) : xstrdup(reason);
 	free(last);
 	return why;
@@ -672,7 +373,7 @@ static int finish_harness(struct proc *p, char *reason, const char *left)
 		char *why = xasprintf("%s while it ran", reason ? reason : "the program stopped");
 		entry_set(e, ENTRY_FAILED, why);
 		free(why);
-		if (has_planned(job) && job->processes <= (int)job->nentries) {
+		if (job_has_planned(job) && job->processes <= (int)job->nentries) {
 			free(job->resume_after);
 			job->resume_after = xstrdup(e->id);
 			return 1;
@@ -686,7 +387,7 @@ static int finish_harness(struct proc *p, char *reason, const char *left)
 		char *before = xasprintf("%s before it ran any benchmark", reason);
 		char *why = p->execed ? xstrdup(reason) : with_last_error(job, before);
 		free(before);
-		entry_set(entry_get(job, path_basename(job->program)), ENTRY_FAILED, why);
+		entry_set(job_entry(job, path_basename(job->program)), ENTRY_FAILED, why);
 		free(why);
 	} else if (reason && p->ended) {
 		free(job->warning);
@@ -712,7 +413,7 @@ static int finish(struct proc *p, const struct keeper_end *end, const struct run
 	    WEXITSTATUS(status) == 2 && !p->timed_out) {
 		/* libbm's exit status for a usage error (an unknown option, a
 		 * --filter that matches nothing): bm-run's usage error too. */
-		char *last = last_line(job->sb.errors, &job->sb, job->program);
+		char *last = program_last_line(job->sb.errors, &job->sb, job->program);
 		const char *text = last ? last : "it refused its arguments";
 		free(job->usage_error);
 		job->usage_error = xasprintf("'%s': %s", path_basename(job->program),
@@ -724,15 +425,15 @@ static int finish(struct proc *p, const struct keeper_end *end, const struct run
 	/* A program that ran exec measured nothing after it (a libbm program
 	 * that ran its benchmarks first is fine). */
 	if (WIFEXITED(status) && !p->timed_out && (job->mode != MODE_HARNESS || job->nentries == 0) &&
-	    execed(job, (int)p->pid, 0)) {
+	    blame_execed(job, (int)p->pid, 0)) {
 		p->execed = 1;
 		free(reason);
 		reason = job->mode == MODE_HARNESS
-				 ? exec_reason("replaced itself with exec before it ran any benchmark",
+				 ? blame_exec("replaced itself with exec before it ran any benchmark",
 					       (int)p->pid, WEXITSTATUS(status),
 					       "call bm_main in the process that bm-run starts, or measure "
 					       "the program it runs with bm-run -- PROGRAM")
-				 : exec_reason("replaced itself with exec", (int)p->pid, WEXITSTATUS(status),
+				 : blame_exec("replaced itself with exec", (int)p->pid, WEXITSTATUS(status),
 					       "measure the program it runs with bm-run -- PROGRAM ARGS "
 					       "(sh -c 'PROGRAM ARGS' may exec it)");
 	}
@@ -740,10 +441,10 @@ static int finish(struct proc *p, const struct keeper_end *end, const struct run
 	if (reason || (left && job->mode != MODE_HARNESS)) {
 		char *what = blamed(p) ? xasprintf("'%s' %s", blamed(p)->id, reason)
 				       : xasprintf("'%s' %s", job->program, reason ? reason : left);
-		show_output(job, what, (int)p->pid);
+		program_show_output(job, what, (int)p->pid);
 		free(what);
 	} else if (o->verbose) {
-		show_all(job);
+		program_show_all(job);
 	}
 	if (p->job->mode == MODE_HARNESS)
 		again = finish_harness(p, reason, left);
@@ -827,7 +528,7 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 	for (size_t j = 0; j < njobs; j++) {
 		queue[qlen++] = j;
 		if (jobs[j].mode != MODE_HARNESS)
-			entry_get(&jobs[j], jobs[j].name);
+			job_entry(&jobs[j], jobs[j].name);
 	}
 	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
 	sigaction(SIGINT, &sa, &old_int);
