@@ -510,11 +510,7 @@ static void predict_exit(struct pass *p, IRExpr *guard)
 	IRExpr *expected = tmp64(p->out, IRExpr_Binop(Iop_Add64, taken, c64(1)));
 	IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
 	addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, state, expected)));
-	IRDirty *di = unsafeIRDirty_0_N(3, "log_cond", VG_(fnptr_to_fnentry)(log_cond),
-					mkIRExprVec_3(mkIRExpr_HWord((HWord)p->cur), taken,
-						      mkIRExpr_HWord((HWord)site)));
-	di->guard = IRExpr_RdTmp(other);
-	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+	call(p, "log_cond", (void *)log_cond, 3, taken, (UWord)site, IRExpr_RdTmp(other));
 }
 
 /* Whether the superblock ends in an indirect jump or call, counted in
@@ -536,11 +532,7 @@ static void predict_final(struct pass *p, IRExpr *target)
 	IRExpr *only = tmp64(p->out, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)site)));
 	IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
 	addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, only, target)));
-	IRDirty *di = unsafeIRDirty_0_N(3, "log_indirect", VG_(fnptr_to_fnentry)(log_indirect),
-					mkIRExprVec_3(mkIRExpr_HWord((HWord)p->cur), target,
-						      mkIRExpr_HWord((HWord)site)));
-	di->guard = IRExpr_RdTmp(other);
-	addStmtToIRSB(p->out, IRStmt_Dirty(di));
+	call(p, "log_indirect", (void *)log_indirect, 3, target, (UWord)site, IRExpr_RdTmp(other));
 }
 
 /* ---- the call graph's helpers ---- */
