@@ -3,7 +3,7 @@
 # bm's own Valgrind tool (bm-run --engine bm) against callgrind: every
 # benchmark of the test programs measured by both engines, their events
 # printed side by side as a table, and each row checked equal; their call
-# graphs (tests/cli/data/engine/callgraph.pl), and symbol mode.  Whole
+# graphs (tests/cli/data/engine/events.pl), and symbol mode.  Whole
 # processes are compared by hand, both tools under one environment: the
 # bm engine's VALGRIND_LIB is an environment variable the program sees,
 # whose start-up cost bm-run cannot take away (docs/engine.md).
@@ -16,6 +16,9 @@ if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
 fi
 export BM_ENGINE_DIR="$ENGINE_DIR"
 EVENTS="Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount"
+# What the call graphs are compared on: the events, without the system
+# calls (whose times differ from run to run).
+CACHE_EVENTS="Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
 
 # events REPORT: "id Ir Dr ... sysCount cycles" per benchmark.
 events() {
@@ -72,7 +75,7 @@ done
 callgraph() {
 	for f in "$1"/*.callgrind; do
 		echo "== $(basename "$f")"
-		perl "$top_srcdir/tests/cli/data/engine/callgraph.pl" "$f"
+		perl "$top_srcdir/tests/cli/data/engine/events.pl" "$f" $CACHE_EVENTS
 	done
 }
 for name in cases inputs hashtable sort parse fileio; do
@@ -114,7 +117,7 @@ by_hand() {
 		for f in "$1.$tool"/out*; do
 			printf '%s: %s\n' "$(sed -n 's/^desc: Trigger: //p' "$f")" \
 				"$(sed -n 's/^totals: //p' "$f" | cut -d' ' -f1-10)"
-			perl "$top_srcdir/tests/cli/data/engine/callgraph.pl" "$f" >>"$1.$tool.cg"
+			perl "$top_srcdir/tests/cli/data/engine/events.pl" "$f" $CACHE_EVENTS >>"$1.$tool.cg"
 		done | sort >"$1.$tool.totals"
 		sed "s/^/# $1 $tool: /" "$1.$tool.totals"
 	done
