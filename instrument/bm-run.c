@@ -19,6 +19,7 @@
 #include "number.h"
 #include "path.h"
 #include "platform.h"
+#include "program_input.h"
 #include "report.h"
 #include "results.h"
 #include "runner.h"
@@ -56,6 +57,7 @@ struct options {
 	const char *cpu_from; /* "--cpu" or "BM_CPU": where the CPU was chosen, if it was */
 	int branch_sim; /* --branch-sim */
 	const char *keep_dir;
+	const char *stdin_file; /* --stdin */
 };
 
 /* The cost model: --model or BM_MODEL, else this one. */
@@ -96,6 +98,9 @@ static void usage(FILE *out)
 		"  -j, --jobs N        run up to N Valgrind processes at once (default 1)\n"
 		"      --manifest FILE run each command line of FILE, one report for all\n"
 		"      --env K=V       add K=V to the program's environment (repeatable)\n"
+		"      --stdin FILE    feed FILE to the program's standard input (default:\n"
+		"                      what bm-run reads on its own, when that is a file or a\n"
+		"                      pipe; else /dev/null)\n"
 		"      --timeout SECONDS  fail a benchmark that runs longer (default: none)\n"
 		"      --verify        run everything twice; fail on any difference\n"
 		"      --cold          measure each libbm benchmark on cold simulated caches\n"
@@ -168,7 +173,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
 	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
-	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL };
+	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"bench", required_argument, NULL, OPT_BENCH},
@@ -177,6 +182,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"jobs", required_argument, NULL, 'j'},
 		{"manifest", required_argument, NULL, OPT_MANIFEST},
 		{"env", required_argument, NULL, OPT_ENV},
+		{"stdin", required_argument, NULL, OPT_STDIN},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"verify", no_argument, NULL, OPT_VERIFY},
 		{"warm", no_argument, NULL, OPT_WARM},
@@ -239,6 +245,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 			o->env = xreallocarray(o->env, o->nenv + 1, sizeof *o->env);
 			o->env[o->nenv++] = optarg;
+			break;
+		case OPT_STDIN:
+			o->stdin_file = optarg;
 			break;
 		case OPT_TIMEOUT:
 			if (number_option_real("--timeout", "seconds", optarg, 0.001, 1e6, &o->timeout_s, &err))
@@ -725,6 +734,30 @@ static size_t usage_errors(const struct jobs *js)
 	return n;
 }
 
+/* Whether a job measures an unmodified program (whole-process or symbol
+ * mode), which may well read its standard input. */
+static int measures_unmodified(const struct jobs *js)
+{
+	for (size_t i = 0; i < js->n; i++)
+		if (js->j[i].mode != MODE_HARNESS)
+			return 1;
+	return 0;
+}
+
+/* Where --print-command's command takes its standard input from: the
+ * file of --stdin (absolute: the command changes directory), NULL (the
+ * shell's own) where bm-run would read its own, else /dev/null.  Newly
+ * allocated. */
+static char *print_command_input(const struct options *o)
+{
+	char resolved[PATH_MAX];
+	if (o->stdin_file && strcmp(o->stdin_file, "-") != 0)
+		return xstrdup(realpath(o->stdin_file, resolved) ? resolved : o->stdin_file);
+	if (o->stdin_file || program_input_from_stdin())
+		return NULL;
+	return xstrdup("/dev/null");
+}
+
 static int run_once(struct jobs *js, const struct runner_options *ro, struct bm_report *r,
 		    const struct options *o, size_t *failed)
 {
@@ -770,6 +803,7 @@ int main(int argc, char **argv)
 	struct elfinfo elf = {0};
 	struct bm_report report;
 	struct atomic_file *out = NULL;
+	struct program_input input = {.fd = -1};
 	char *err = NULL, *valgrind = NULL, *version = NULL, *engine_dir = NULL, *engine_env = NULL;
 	int status = 2;
 	log_take_progname(argv);
@@ -813,14 +847,23 @@ int main(int argc, char **argv)
 		goto done;
 	struct measure_setup setup = {o.engine, model, o.cpu, o.branch_sim};
 	if (o.print_command) {
+		char *from = print_command_input(&o);
 		for (size_t i = 0; i < js.n; i++) {
 			const struct job *j = &js.j[i];
 			launcher_print_command(stdout, valgrind, &setup, j->mode, j->symbol, j->program, j->args,
-					       j->nargs, o.env, o.nenv);
+					       j->nargs, o.env, o.nenv, from);
 		}
+		free(from);
 		status = fflush(stdout) == 0 ? 0 : 2;
 		goto done;
 	}
+	if (program_input_take(o.stdin_file, &input, &err) < 0) {
+		log_error("%s", err);
+		goto done;
+	}
+	if (input.terminal && !o.quiet && measures_unmodified(&js))
+		fprintf(stderr, "bm-run: standard input is a terminal: the program reads /dev/null (feed it a file "
+				"with < FILE or --stdin FILE)\n");
 	struct runner_options ro = {
 		.valgrind = valgrind,
 		.setup = &setup,
@@ -831,6 +874,7 @@ int main(int argc, char **argv)
 		.progress = !o.quiet && isatty(2),
 		.quiet = o.quiet,
 		.verbose = o.verbose,
+		.input = input.path,
 	};
 	size_t failed = 0;
 	/* Only libbm benchmarks are measured warm or cold; the flag says how
@@ -839,6 +883,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < js.n; i++)
 		warm |= o.warm && js.j[i].mode == MODE_HARNESS;
 	fill_report(&report, version, &js, &elf, warm, o.engine, o.cpu);
+	if (input.sha256[0]) {
+		report.stdin_bytes = input.bytes;
+		report.stdin_sha256 = xstrdup(input.sha256);
+	}
 	if (run_once(&js, &ro, &report, &o, &failed) < 0 || usage_errors(&js))
 		goto done;
 	if (o.verify) {
@@ -877,6 +925,7 @@ int main(int argc, char **argv)
 	status = failed ? 1 : 0;
 done:
 	atomic_file_abort(out);
+	program_input_release(&input);
 	free(err);
 	free(valgrind);
 	free(version);

@@ -236,9 +236,28 @@ static void print_quoted(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
+/* s for a POSIX shell, with each occurrence of dir as "$d" (the directory
+ * the printed command makes). */
+static void print_with_dir(FILE *out, const char *s, const char *dir)
+{
+	const char *at = strstr(s, dir);
+	if (!at) {
+		print_quoted(out, s);
+		return;
+	}
+	if (at > s) {
+		char *before = xstrndup(s, (size_t)(at - s));
+		print_quoted(out, before);
+		free(before);
+	}
+	fputs("\"$d\"", out);
+	if (at[strlen(dir)])
+		print_with_dir(out, at + strlen(dir), dir);
+}
+
 void launcher_print_command(FILE *out, const char *valgrind, const struct measure_setup *m, enum run_mode mode,
 			    const char *symbol, const char *program, char *const *args, size_t nargs,
-			    char *const *extra_env, size_t nextra_env)
+			    char *const *extra_env, size_t nextra_env, const char *input)
 {
 	static const char dir[] = "/tmp/bm-run.XXXXXX";
 	struct sandbox sb = {
@@ -253,25 +272,32 @@ void launcher_print_command(FILE *out, const char *valgrind, const struct measur
 	memcpy(client + 1, args, nargs * sizeof *client);
 	char **env = sandbox_environment(virtual_cpu(m->cpu)->glibc_tunables, extra_env, nextra_env, client, nargs + 1);
 	fprintf(out, "# %s, as bm-run runs it: from a new directory whose name is always as\n"
-		     "# long as %s, holding p, a symbolic link to the program, with its\n"
-		     "# output in files (libbm's control channel, fd 3, is left out here)\n",
-		program, dir);
-	fprintf(out, "mkdir %s && ln -s ", dir);
+		     "# long as %s (mktemp makes one on each run), holding p, a symbolic\n"
+		     "# link to the program, with its output in files (libbm's control\n"
+		     "# channel, fd 3, is left out here)%s\n",
+		program, dir, input ? "" : ", and your standard input as its own\n# (bm-run feeds it what it reads on its own)");
+	fprintf(out, "d=$(mktemp -d %s) && ln -s ", dir);
 	print_quoted(out, program);
-	fprintf(out, " %s/p && cd %s &&\nenv -i", dir, dir);
+	fprintf(out, " \"$d/p\" && cd \"$d\" &&\nenv -i");
 	for (size_t i = 0; env[i]; i++) {
 		fputs(" \\\n    ", out);
 		if (env[i][0] == '=')
 			fprintf(out, "\"=$(printf '%%*s' %zu '' | tr ' ' x)\"", strlen(env[i] + 1));
 		else
-			print_quoted(out, env[i]);
+			print_with_dir(out, env[i], dir);
 	}
 	for (size_t i = 0; argv[i]; i++) {
 		fputs(i == 0 || i == 1 ? " \\\n    " : " ", out);
-		print_quoted(out, argv[i]);
+		print_with_dir(out, argv[i], dir);
 	}
 	/* Where its output goes matters: glibc asks what standard output is. */
-	fputs(" \\\n    </dev/null >program.out 2>program.err\n", out);
+	fputs(" \\\n    ", out);
+	if (input) {
+		fputc('<', out);
+		print_quoted(out, input);
+		fputc(' ', out);
+	}
+	fputs(">program.out 2>program.err\n", out);
 	sandbox_free_environment(env);
 	free(client);
 	launcher_free_argv(argv);

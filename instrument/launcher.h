@@ -70,10 +70,12 @@ void launcher_free_argv(char **argv);
 
 /* Prints to out, as a shell command, what runs program with args in mode:
  * the sandbox's environment (extra_env: --env) and launcher_argv's
- * command line, with the scratch directory as /tmp/bm-run.XXXXXX (bm-run
+ * command line, in a scratch directory that mktemp makes as
+ * /tmp/bm-run.XXXXXX (so that the command runs as often as wanted), the
+ * program's standard input from input (NULL: the shell's own) (bm-run
  * --print-command). */
 void launcher_print_command(FILE *out, const char *valgrind, const struct measure_setup *m, enum run_mode mode,
 			    const char *symbol, const char *program, char *const *args, size_t nargs,
-			    char *const *extra_env, size_t nextra_env);
+			    char *const *extra_env, size_t nextra_env, const char *input);
 
 #endif

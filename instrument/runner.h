@@ -36,6 +36,8 @@ struct runner_options {
 	int progress;     /* show progress on stderr (a terminal) */
 	int quiet;
 	int verbose;      /* show what each program wrote to standard output */
+	const char *input; /* what programs read on standard input: a path each
+			    * opens afresh (program_input.h) */
 };
 
 /* Runs every job to the end, at most o->parallel processes at once.

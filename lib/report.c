@@ -138,6 +138,7 @@ void report_release(struct bm_report *r)
 	context_release(&r->context);
 	free(r->binary_path);
 	free(r->build_id);
+	free(r->stdin_sha256);
 	memset(r, 0, sizeof *r);
 }
 
@@ -437,6 +438,12 @@ json_t *report_to_json(const struct bm_report *r)
 	put(binary, "path", json_text(r->binary_path));
 	put(binary, "build_id", json_text(r->build_id));
 	put(j, "binary", binary);
+	if (r->stdin_sha256) {
+		json_t *in = need(json_object());
+		put(in, "bytes", jint(r->stdin_bytes));
+		put(in, "sha256", json_text(r->stdin_sha256));
+		put(j, "stdin", in);
+	}
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		append(benchmarks, benchmark_json(&r->benchmarks[i]));
 	put(j, "benchmarks", benchmarks);

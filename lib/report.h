@@ -144,6 +144,11 @@ struct bm_report {
 	struct bm_report_model model;
 	struct bm_context context;
 	char *binary_path, *build_id; /* each or NULL */
+	/* What bm-run fed the program on standard input: its size and
+	 * SHA-256 (64 lower-case hex digits), or stdin_sha256 NULL for none
+	 * (/dev/null).  Part of the series identity. */
+	uint64_t stdin_bytes;
+	char *stdin_sha256;
 	struct bm_benchmark *benchmarks;
 	size_t nbenchmarks, benchmarks_alloc;
 };

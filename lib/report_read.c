@@ -168,6 +168,24 @@ static int read_binary(const json_t *j, struct bm_report *r, char **err)
 	return 0;
 }
 
+/* "stdin": {"bytes": N, "sha256": HEX}, or absent (or null): none. */
+static int read_stdin(const json_t *j, struct bm_report *r, char **err)
+{
+	json_t *o;
+	const char *hex = NULL;
+	if (field_object(j, "", "stdin", FIELD_OPTIONAL, &o, err))
+		return -1;
+	if (!o)
+		return 0;
+	if (field_count(o, "stdin.", "bytes", &r->stdin_bytes, err) ||
+	    field_string(o, "stdin.", "sha256", FIELD_REQUIRED, &hex, err))
+		return -1;
+	if (strlen(hex) != 64 || hex[strspn(hex, "0123456789abcdef")])
+		return field_wrong(err, "stdin.", "sha256", "64 lower-case hex digits");
+	r->stdin_sha256 = xstrdup(hex);
+	return 0;
+}
+
 static int read_caller(const json_t *o, const char *at, struct bm_syscall_caller *c, char **err)
 {
 	if (field_dup_string(o, at, "function", FIELD_REQUIRED, &c->function, err) ||
@@ -534,7 +552,7 @@ int report_from_json(const json_t *j, struct bm_report *r, char **err)
 	    field_dup_string(j, "", "run_id", FIELD_REQUIRED, &r->run_id, err) ||
 	    field_dup_string(j, "", "created_at", FIELD_REQUIRED, &r->created_at, err) ||
 	    read_tool(j, r, err) || read_model(j, &r->model, err) ||
-	    read_context(j, &r->context, err) || read_binary(j, r, err) ||
+	    read_context(j, &r->context, err) || read_binary(j, r, err) || read_stdin(j, r, err) ||
 	    read_benchmarks(j, r, err)) {
 		report_release(r);
 		return -1;

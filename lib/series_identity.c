@@ -7,8 +7,12 @@
 #include "xalloc.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* How much of the input's SHA-256 names it: 64 bits. */
+#define STDIN_DIGITS 16
 
 /* Whether s is recorded and says something other than dflt (NULL: none). */
 static int other_than(const char *s, const char *dflt)
@@ -19,8 +23,12 @@ static int other_than(const char *s, const char *dflt)
 char *report_series_identity(const struct bm_report *r)
 {
 	int engine = other_than(r->engine, "bm"), cpu = other_than(r->model.cpu, REPORT_FIXED_CPU);
-	return xasprintf("%s%s%s%s%s%s", r->model.id ? r->model.id : "", r->model.warm_caches ? "+warm" : "",
-			 engine ? "+" : "", engine ? r->engine : "", cpu ? "+cpu=" : "", cpu ? r->model.cpu : "");
+	char input[STDIN_DIGITS + 1] = "";
+	if (r->stdin_sha256)
+		snprintf(input, sizeof input, "%s", r->stdin_sha256);
+	return xasprintf("%s%s%s%s%s%s%s%s", r->model.id ? r->model.id : "", r->model.warm_caches ? "+warm" : "",
+			 engine ? "+" : "", engine ? r->engine : "", *input ? "+stdin=" : "", input,
+			 cpu ? "+cpu=" : "", cpu ? r->model.cpu : "");
 }
 
 /* An identity taken apart. */
@@ -29,6 +37,7 @@ struct parts {
 	int warm;
 	char *engine; /* NULL: bm's own */
 	char *cpu;    /* NULL: bm's fixed virtual CPU, or none recorded */
+	char *input;  /* the standard input's digest, or NULL: none */
 };
 
 /* The model is what comes before the first '+', the CPU what follows the
@@ -38,9 +47,14 @@ struct parts {
 static void parse(const char *s, struct parts *p)
 {
 	const char *cpu = strstr(s, "+cpu="), *end = cpu ? cpu : s + strlen(s);
+	const char *input = strstr(s, "+stdin=");
+	memset(p, 0, sizeof *p);
+	if (input && input < end) {
+		p->input = xstrndup(input + 7, (size_t)(end - input - 7));
+		end = input;
+	}
 	size_t m = strcspn(s, "+");
 	const char *t = s + (s + m < end ? m : (size_t)(end - s));
-	memset(p, 0, sizeof *p);
 	p->model = xstrndup(s, (size_t)(t - s));
 	if (end - t >= 5 && !strncmp(t, "+warm", 5) && (t + 5 == end || t[5] == '+')) {
 		p->warm = 1;
@@ -57,6 +71,7 @@ static void parts_release(struct parts *p)
 	free(p->model);
 	free(p->engine);
 	free(p->cpu);
+	free(p->input);
 }
 
 static int same(const char *a, const char *b)
@@ -137,6 +152,11 @@ char *series_identity_difference(const char *there, const char *here, const char
 				"--%s)",
 				a.warm ? "warm" : "cold", there_label, b.warm ? "warm" : "cold", here_label,
 				a.warm ? "warm" : "cold", b.warm ? "warm" : "cold");
+	} else if (!same(a.input, b.input)) {
+		why = xasprintf("standard input: %s%s%s %s, %s%s%s %s (the programs read other input: rerun one of them "
+				"with the other's, bm-run --stdin FILE)",
+				a.input ? "'" : "", a.input ? a.input : "none", a.input ? "'" : "", there_label,
+				b.input ? "'" : "", b.input ? b.input : "none", b.input ? "'" : "", here_label);
 	} else {
 		why = xasprintf("series: '%s' %s, '%s' %s (rerun one of them as the other was measured)", there,
 				there_label, here, here_label);

@@ -4,11 +4,13 @@
  * when their series are the same (and their platforms), by the server
  * (baselines, histories) and by `bm-check --base --head` alike.
  *
- * The identity is one string, MODEL[+warm][+ENGINE][+cpu=CPU]:
+ * The identity is one string, MODEL[+warm][+ENGINE][+stdin=DIGEST][+cpu=CPU]:
  * - MODEL: the cost model's id (model.id);
  * - +warm: measured on warm simulated caches (model.warm_caches);
  * - +ENGINE: the engine that counted (tool.engine), unless it is bm's own
  *   (or not recorded: older reports, imports);
+ * - +stdin=DIGEST: what the programs read on standard input (stdin.sha256,
+ *   its first 16 hex digits), unless they read none;
  * - +cpu=CPU: the CPU the program saw (model.cpu), unless it is the bm
  *   engine's x86-64-v1 (REPORT_FIXED_CPU, the only CPU before bm-run's
  *   --cpu) or not recorded: x86-64-v3's runs are "+cpu=bm x86-64-v3: ...".
@@ -27,7 +29,8 @@ char *report_series_identity(const struct bm_report *r);
  * words, with what to rerun: "engine: bm there, callgrind here (rerun one
  * of them with the other's engine: ...)" (with labels "there" and "here";
  * bm-check gives "in 'base.json'" and "in 'head.json'").  The fields are
- * taken in the order cost model, engine, virtual CPU, simulated caches.
+ * taken in the order cost model, engine, virtual CPU, simulated caches,
+ * standard input.
  * NULL when the identities are the same; newly allocated. */
 char *series_identity_difference(const char *there, const char *here, const char *there_label,
 				 const char *here_label);

@@ -122,7 +122,7 @@ check "--print-command: the pinned caches" grep -q -- '--LL=8388608,16,64' "$scr
 # Run as printed, by hand: the same events as bm-run's.
 # (in a directory of its own, as long as the printed one: tests run in parallel)
 dir=$(mktemp -u /tmp/bm-run.XXXXXX)
-"$BM_RUN" --print-command -- "$whole" | sed "s|/tmp/bm-run.XXXXXX|$dir|g" >"$scratch/cmd.sh"
+"$BM_RUN" --print-command -- "$whole" | sed "s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" >"$scratch/cmd.sh"
 (sh "$scratch/cmd.sh" >/dev/null 2>&1)
 "$BM_RUN" -q -o "$scratch/by-bm-run.json" -- "$whole" >/dev/null 2>&1
 check_eq "--print-command: run by hand, the same instructions and misses as bm-run" \

@@ -223,6 +223,22 @@ START_TEST(series_identities)
 }
 END_TEST
 
+/* What the programs read on standard input names the series too (its
+ * digest's first 16 digits), between the engine and the CPU. */
+START_TEST(series_identity_of_input)
+{
+	struct bm_report r;
+	memset(&r, 0, sizeof r);
+	r.model.id = "bm-model/1";
+	r.engine = "callgrind";
+	r.model.cpu = "host: X";
+	r.stdin_sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+	char *id = report_series_identity(&r);
+	ck_assert_str_eq(id, "bm-model/1+callgrind+stdin=ba7816bf8f01cfea+cpu=host: X");
+	free(id);
+}
+END_TEST
+
 static void difference_is(const char *there, const char *here, const char *want)
 {
 	char *why = series_identity_difference(there, here, "there", "here");
@@ -252,6 +268,13 @@ START_TEST(series_differences_name_the_field)
 	difference_is("bm-model/1+warm+callgrind", "bm-model/1+callgrind", "simulated caches: warm there, cold here (");
 	/* A CPU may hold a '+', and "+cpu=" too. */
 	difference_is("bm-model/1+cpu=a+b+cpu=c", "bm-model/1+cpu=a+b+cpu=d", "virtual CPU: 'a+b+cpu=c' there, 'a+b+cpu=d' here (");
+	difference_is("bm-model/1+warm+stdin=0123456789abcdef", "bm-model/1+warm",
+		      "standard input: '0123456789abcdef' there, none here (the programs read other input: rerun one of "
+		      "them with the other's, bm-run --stdin FILE)");
+	difference_is("bm-model/1+callgrind+stdin=aa+cpu=host: A", "bm-model/1+callgrind+stdin=bb+cpu=host: A",
+		      "standard input: 'aa' there, 'bb' here (");
+	difference_is("bm-model/1+callgrind+stdin=aa+cpu=host: A", "bm-model/1+stdin=aa+cpu=host: A",
+		      "engine: callgrind there, bm here (");
 	/* What does not take apart as written still differs. */
 	difference_is("m+warm+x+y", "m+warm+x", "engine: x+y there, x here (");
 }
@@ -270,6 +293,7 @@ int main(void)
 	tcase_add_test(tc, a_noisy_old_value_is_not_stable);
 	tcase_add_test(tc, short_series);
 	tcase_add_test(tc, series_identities);
+	tcase_add_test(tc, series_identity_of_input);
 	tcase_add_test(tc, series_differences_name_the_field);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

@@ -546,6 +546,11 @@ START_TEST(invalid_reports_are_rejected_naming_the_field)
 	       " \"model\": {\"id\": \"bm-model/1\", \"frequency_hz\": 1}, \"benchmarks\": []}",
 	       "missing field 'context'");
 	reject(HEAD "\"benchmarks\": [], \"binary\": 3}", "binary: expected an object");
+	reject(HEAD "\"benchmarks\": [], \"stdin\": {\"bytes\": 3}}", "missing field 'stdin.sha256'");
+	reject(HEAD "\"benchmarks\": [], \"stdin\": {\"bytes\": 3, \"sha256\": \"ABC\"}}",
+	       "stdin.sha256: expected 64 lower-case hex digits");
+	reject(HEAD "\"benchmarks\": [], \"stdin\": {\"bytes\": -1, \"sha256\": \"a\"}}",
+	       "stdin.bytes: expected a non-negative integer");
 
 	/* The context, as bm-upload fills it. */
 	reject("{\"schema\": \"bm-report/1\", \"run_id\": \"u\", \"created_at\": \"t\","
@@ -589,6 +594,39 @@ static void accept(const char *text)
 	report_release(&r);
 	json_decref(j);
 }
+
+/* What the program read on standard input: written when there was some,
+ * read back; absent and null read as none. */
+START_TEST(standard_input_survives_a_round_trip)
+{
+#define DIGEST "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+	static const char digest[] = DIGEST;
+	struct bm_report r;
+	char *err = NULL;
+	json_t *j = json_loads(HEAD "\"benchmarks\": [], \"stdin\": {\"bytes\": 3, \"sha256\": \"" DIGEST "\"}}", 0,
+			       NULL);
+	ck_assert_msg(report_from_json(j, &r, &err) == 0, "%s", err);
+	json_decref(j);
+	ck_assert_uint_eq(r.stdin_bytes, 3);
+	ck_assert_str_eq(r.stdin_sha256, digest);
+	j = report_to_json(&r);
+	json_t *in = json_object_get(j, "stdin");
+	ck_assert_int_eq(json_integer_value(json_object_get(in, "bytes")), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(in, "sha256")), digest);
+	json_decref(j);
+	free(r.stdin_sha256);
+	r.stdin_sha256 = NULL;
+	j = report_to_json(&r);
+	ck_assert_ptr_null(json_object_get(j, "stdin"));
+	json_decref(j);
+	report_release(&r);
+	j = json_loads(HEAD "\"benchmarks\": [], \"stdin\": null}", 0, NULL);
+	ck_assert_msg(report_from_json(j, &r, &err) == 0, "%s", err);
+	ck_assert_ptr_null(r.stdin_sha256);
+	report_release(&r);
+	json_decref(j);
+}
+END_TEST
 
 START_TEST(numbers_that_contradict_themselves_are_rejected)
 {
@@ -869,6 +907,7 @@ int main(void)
 	tcase_add_test(tc, syscalls_release_frees_and_zeroes);
 	tcase_add_test(tc, benchmark_ids_split_into_suite_name_and_tag);
 	tcase_add_test(tc, invalid_reports_are_rejected_naming_the_field);
+	tcase_add_test(tc, standard_input_survives_a_round_trip);
 	tcase_add_test(tc, numbers_that_contradict_themselves_are_rejected);
 	tcase_add_test(tc, a_benchmark_id_twice_is_rejected);
 	tcase_add_test(tc, imported_values_of_zero_or_less_are_read_but_not_compared);
