@@ -15,6 +15,10 @@ PROGRAMS="$top_builddir/tests/programs"
 tap_n=0
 tap_failed=0
 
+# bm-run feeds programs its own standard input: the tests' is nothing,
+# whatever make's is (a test that feeds input says so).
+exec </dev/null
+
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/bm-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
