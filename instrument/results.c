@@ -3,8 +3,8 @@
 
 #include "results.h"
 
-#include "atomic_file.h"
 #include "benchmark.h"
+#include "keep_file.h"
 #include "log.h"
 #include "path.h"
 #include "profile.h"
@@ -13,7 +13,6 @@
 #include "syscalls.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,39 +42,6 @@ static void fail(struct bm_benchmark *b, enum bm_status status, const char *reas
 {
 	b->status = status;
 	b->reason = xstrdup(reason);
-}
-
-/* Copies a callgrind file to DIR/ID.callgrind (with '/' in ids made '_'),
- * as every output file is written (lib/atomic_file.h). */
-static void keep(const char *dump, const char *dir, const char *id)
-{
-	char *name = xasprintf("%s/%s.callgrind", dir, id);
-	for (char *c = name + strlen(dir) + 1; *c; c++)
-		if (*c == '/')
-			*c = '_';
-	char *err = NULL;
-	FILE *in = fopen(dump, "rb");
-	struct atomic_file *af = in ? atomic_file_open(name, &err) : NULL;
-	if (!in)
-		err = xasprintf("cannot open '%s': %s", dump, strerror(errno));
-	if (af) {
-		char buf[65536];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-			fwrite(buf, 1, n, atomic_file_stream(af));
-		if (ferror(in)) {
-			atomic_file_abort(af);
-			err = xasprintf("cannot read '%s'", dump);
-		} else {
-			atomic_file_commit(af, &err);
-		}
-	}
-	if (err)
-		log_warn("cannot keep the callgrind file of '%s': %s", id, err);
-	if (in)
-		fclose(in);
-	free(err);
-	free(name);
 }
 
 static void measured(struct bm_benchmark *b, const struct job *job, const struct entry *e,
@@ -222,10 +188,10 @@ static void collect_symbols(struct bm_report *r, const struct job *job, const st
 		else
 			fail(b, BM_STATUS_FAILED, scratch.reason ? scratch.reason : e->reason ? e->reason : "not run");
 		if (keep_dir && b->status == BM_STATUS_OK && toggled)
-			keep(toggled->entries[0].dump, keep_dir, b->id);
+			keep_file(toggled->entries[0].dump, keep_dir, b->id);
 	}
 	if (keep_dir && whole)
-		keep(e->dump, keep_dir, job->name);
+		keep_file(e->dump, keep_dir, job->name);
 	free(scratch.reason);
 	profile_free(whole);
 }
@@ -274,7 +240,7 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			if (e->state == ENTRY_DONE) {
 				measured(b, job, e, m, with_profile);
 				if (keep_dir && b->status == BM_STATUS_OK)
-					keep(e->dump, keep_dir, b->id);
+					keep_file(e->dump, keep_dir, b->id);
 			} else if (e->state == ENTRY_SKIPPED) {
 				fail(b, BM_STATUS_SKIPPED, e->reason ? e->reason : "skipped");
 			} else {
