@@ -10,6 +10,7 @@
 #include "atomic_file.h"
 #include "benchmark.h"
 #include "dirs.h"
+#include "dynbuf.h"
 #include "elfinfo.h"
 #include "launcher.h"
 #include "libraries.h"
@@ -435,6 +436,72 @@ static struct elfinfo *read_libraries(const char *program, const struct elfinfo 
 	return libs;
 }
 
+/* Whether the library at path is one that LIB: names (its file name
+ * starts with lib). */
+static int library_named(const char *path, const char *lib)
+{
+	return strncmp(path_basename(path), lib, strlen(lib)) == 0;
+}
+
+/* Where the names of a stripped file's other functions would come from. */
+#define DEBUG_SYMBOLS_HINT                                                                          \
+	"install its debug symbols (Debian: its -dbgsym package; Valgrind and bm-run find them by "   \
+	"build-id under /usr/lib/debug, or by .gnu_debuglink beside it)"
+
+/* Says why --bench [LIB:]GLOB matched no function of program and the
+ * libraries it loads (libs, at paths). */
+static void say_no_match(const char *program, const struct elfinfo *elf, const struct elfinfo *libs,
+			 char *const *paths, size_t nlibs, const char *lib, const char *glob)
+{
+	if (!lib && !elf->has_symtab) {
+		log_error("'%s' is stripped: it has no symbol table, so no function matches '%s'%s; build it "
+			  "without -s (or do not strip it), or " DEBUG_SYMBOLS_HINT ", or drop --bench to measure "
+			  "the whole process",
+			  program, glob, nlibs ? ", nor does one in the libraries it loads" : "");
+		return;
+	}
+	if (!lib) {
+		log_error("no function of '%s'%s matches '%s'", program, nlibs ? " or of the libraries it loads" : "",
+			  glob);
+		return;
+	}
+	const char *stripped = NULL;
+	size_t named = 0;
+	for (size_t l = 0; l < nlibs; l++)
+		if (library_named(paths[l], lib)) {
+			named++;
+			if (!libs[l].has_symtab)
+				stripped = path_basename(paths[l]);
+		}
+	if (named && stripped) {
+		log_error("no function of '%s' matches '%s': it is stripped, so only the functions it exports have "
+			  "names; " DEBUG_SYMBOLS_HINT,
+			  stripped, glob);
+	} else if (named) {
+		log_error("no function of a library of '%s' named '%s*' matches '%s'", program, lib, glob);
+	} else {
+		size_t own;
+		free(elfinfo_match(elf, glob, &own));
+		struct dynbuf loaded = DYNBUF_INIT(0);
+		for (size_t l = 0; l < nlibs; l++) {
+			if (l)
+				dynbuf_add(&loaded, ", ", 2);
+			dynbuf_add(&loaded, path_basename(paths[l]), strlen(path_basename(paths[l])));
+		}
+		if (own)
+			log_error("no library matching '%s*' is loaded by '%s', but %zu of its own functions %s "
+				  "'%s': it links that code statically (drop '%s:' to measure %s)",
+				  lib, program, own, own == 1 ? "matches" : "match", glob, lib, own == 1 ? "it" : "them");
+		else if (nlibs)
+			log_error("no library matching '%s*' is loaded by '%s' (it loads %s)", lib, program,
+				  dynbuf_str(&loaded));
+		else
+			log_error("no library matching '%s*' is loaded by '%s': it loads no shared library", lib,
+				  program);
+		dynbuf_free(&loaded);
+	}
+}
+
 /* Symbol mode: one job that measures every function matching a --bench
  * GLOB in the program or in a library it loads ("LIB:GLOB": only in the
  * libraries whose file name starts with LIB).  Returns -1 after saying
@@ -461,7 +528,7 @@ static int plan_symbols(struct jobs *js, const char *program, char *const *argv,
 		for (size_t l = 0; l <= nlibs; l++) {
 			const struct elfinfo *in = l == 0 ? elf : &libs[l - 1];
 			if ((l == 0 && lib) ||
-			    (l > 0 && lib && strncmp(path_basename(paths[l - 1]), lib, strlen(lib)) != 0))
+			    (l > 0 && lib && !library_named(paths[l - 1], lib)))
 				continue;
 			size_t n;
 			const char **fns = elfinfo_match(in, glob, &n);
@@ -475,17 +542,8 @@ static int plan_symbols(struct jobs *js, const char *program, char *const *argv,
 			free(fns);
 			total += n;
 		}
-		if (total == 0 && lib)
-			log_error("no function of a library of '%s' named '%s*' matches '%s'%s", program, lib, glob,
-				  nlibs ? "" : " (it loads no shared library)");
-		else if (total == 0 && !elf->has_symtab)
-			log_error("'%s' is stripped: it has no symbol table, so no function matches '%s'%s; "
-				  "build it without -s (or do not strip it), or drop --bench to measure the "
-				  "whole process",
-				  program, glob, nlibs ? ", nor does one in the libraries it loads" : "");
-		else if (total == 0)
-			log_error("no function of '%s'%s matches '%s'", program,
-				  nlibs ? " or of the libraries it loads" : "", glob);
+		if (total == 0)
+			say_no_match(program, elf, libs, paths, nlibs, lib, glob);
 		r = total ? 0 : -1;
 		free(lib);
 	}

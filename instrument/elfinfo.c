@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Where Debian (and Valgrind, and gdb) keep separate debug files. */
+#define DEBUG_ROOT "/usr/lib/debug"
 #include <unistd.h>
 
 static char *hex(const unsigned char *p, size_t n)
@@ -91,6 +94,56 @@ static void read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 	}
 }
 
+/* The function symbols of a separate debug file at path, if it is one:
+ * whether it had a symbol table. */
+static int read_symtab_of(const char *path, struct elfinfo *out, size_t *alloc)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+	if (fd < 0)
+		return 0;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	while (elf && elf_kind(elf) == ELF_K_ELF && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			read_symbols(elf, scn, &sh, out, alloc);
+			found = 1;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* A stripped file's names from its separate debug file, where Valgrind
+ * (and gdb) look for one: by build-id under /usr/lib/debug (Debian's
+ * -dbgsym packages), then by its .gnu_debuglink name beside it, in .debug/
+ * beside it, and under /usr/lib/debug.  Sets debug_file when found. */
+static void read_debug_file(const char *path, const char *debuglink, struct elfinfo *out, size_t *alloc)
+{
+	char *candidates[4] = {NULL}, *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	size_t n = 0;
+	if (slash)
+		*slash = '\0';
+	if (out->build_id && strlen(out->build_id) > 2)
+		candidates[n++] = xasprintf(DEBUG_ROOT "/.build-id/%.2s/%s.debug", out->build_id, out->build_id + 2);
+	if (debuglink && slash) {
+		candidates[n++] = xasprintf("%s/%s", dir, debuglink);
+		candidates[n++] = xasprintf("%s/.debug/%s", dir, debuglink);
+		candidates[n++] = xasprintf(DEBUG_ROOT "%s/%s", dir, debuglink);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!out->debug_file && strcmp(candidates[i], path) != 0 && read_symtab_of(candidates[i], out, alloc)) {
+			out->has_symtab = 1;
+			out->debug_file = candidates[i];
+			candidates[i] = NULL;
+		}
+	for (size_t i = 0; i < n; i++)
+		free(candidates[i]);
+	free(dir);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -145,6 +198,7 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 		close(fd);
 		return 0; /* not ELF: a script, say */
 	}
+	char *debuglink = NULL;
 	out->is_elf = 1;
 	out->machine = xstrdup(machine_name(eh.e_machine));
 	size_t nph = 0;
@@ -170,16 +224,23 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 			read_build_id(d, out);
 		else if (name && strcmp(name, ".comment") == 0 && (d = elf_getdata(scn, NULL)))
 			read_comment(d, out);
+		else if (name && strcmp(name, ".gnu_debuglink") == 0 && (d = elf_getdata(scn, NULL)) &&
+			 memchr(d->d_buf, '\0', d->d_size))
+			debuglink = xstrdup(d->d_buf);
 	}
-	unique_functions(out);
 	elf_end(elf);
 	close(fd);
+	if (!out->has_symtab)
+		read_debug_file(path, debuglink, out, &alloc);
+	free(debuglink);
+	unique_functions(out);
 	return 0;
 }
 
 void elfinfo_release(struct elfinfo *e)
 {
 	free(e->build_id);
+	free(e->debug_file);
 	free(e->compiler);
 	free(e->machine);
 	for (size_t i = 0; i < e->nfunctions; i++)

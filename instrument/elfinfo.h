@@ -10,7 +10,9 @@
 struct elfinfo {
 	int is_elf;
 	int links_libbm;   /* defines bm_main, or needs libbm.so */
-	int has_symtab;    /* a .symtab (not stripped) */
+	int has_symtab;    /* a .symtab (not stripped), or a separate debug
+			    * file with one (debug_file) */
+	char *debug_file;  /* where a stripped file's names came from, or NULL */
 	int dynamic;       /* has a dynamic loader (PT_INTERP): loads shared libraries */
 	char *build_id;    /* hex, or NULL */
 	char *compiler;    /* the first .comment string ("GCC: (Debian 12.2.0-14) 12.2.0"), or NULL */

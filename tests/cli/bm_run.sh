@@ -64,7 +64,7 @@ check_eq "whole-process mode: one benchmark named by --name" "greeting ok" \
 "$BM_RUN" -o "$scratch/false.json" -- /bin/false >/dev/null 2>&1
 check_eq "whole-process mode: a program that exits non-zero fails" "1 false failed exited with status 1" \
 	"$? $(json_get "$scratch/false.json" 'join " ", @{$j->{benchmarks}[0]}{qw(id status reason)}')"
-"$BM_RUN" --bench 'check*' --bench main -o "$scratch/sym.json" -- "$PROGRAMS/whole" >/dev/null 2>&1
+"$BM_RUN" --bench 'checksum*' --bench main -o "$scratch/sym.json" -- "$PROGRAMS/whole" >/dev/null 2>&1
 check_eq "symbol mode: each matching function is a benchmark" "whole::checksum ok
 whole::main ok" "$(json_get "$scratch/sym.json" 'join "\n", map { "$_->{id} $_->{status}" } @{$j->{benchmarks}}')"
 check_eq "symbol mode: a function includes its callees" "yes" \

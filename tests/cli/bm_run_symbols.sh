@@ -10,7 +10,7 @@ whole="$PROGRAMS/whole"
 cc=${CC:-cc}
 
 # -- one run, never-called functions, per call --
-"$BM_RUN" --no-profile --keep "$scratch/kept" --bench 'check*' --bench main --bench '_fini' \
+"$BM_RUN" --no-profile --keep "$scratch/kept" --bench 'checksum*' --bench main --bench '_fini' \
 	-o "$scratch/sym.json" -- "$whole" >"$scratch/sym.out" 2>"$scratch/sym.err"
 check_eq "symbol mode: exit 0 with a function never called" 0 $?
 check_eq "symbol mode: a function never called is not-run, without numbers" \
@@ -42,7 +42,7 @@ check_eq "symbol mode: one run counts what --toggle-collect counts (Ir ... DLmw)
 	"$(json_get "$scratch/sym.json" 'join "\n", map { my $e = $_->{events}; join " ", map { $e->{$_} } qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw) } @{$j->{benchmarks}}[0, 1]')"
 
 # With profiles: a run of its own for each function that was called.
-"$BM_RUN" -q --keep "$scratch/kept2" --bench 'check*' --bench '_fini' -o "$scratch/prof.json" -- "$whole" >/dev/null 2>&1
+"$BM_RUN" -q --keep "$scratch/kept2" --bench 'checksum*' --bench '_fini' -o "$scratch/prof.json" -- "$whole" >/dev/null 2>&1
 check_eq "symbol mode with profiles: a profile per called function, from its own run" \
 	"whole.callgrind whole::checksum.callgrind yes" \
 	"$(ls "$scratch/kept2" | tr '\n' ' ' | sed 's/ $//') $(json_get "$scratch/prof.json" '$j->{benchmarks}[0]{profile}{functions} ? "yes" : "no"')"
@@ -83,10 +83,44 @@ if $cc -O1 -shared -fPIC -o "$scratch/libdir/libsample.so" "$scratch/lib.c" &&
 	check_eq "LIB:GLOB: only in that library, the same numbers" "$(json_get "$scratch/lib.json" '$j->{benchmarks}[0]{cycles}')" \
 		"$(json_get "$scratch/lib2.json" '$j->{benchmarks}[0]{cycles}')"
 	"$BM_RUN" --bench 'libnothing:lib_*' -- "$scratch/uses-lib" >/dev/null 2>"$scratch/err"
-	check_eq "LIB:GLOB that matches no library: exit 2 and why" \
-		"2 bm-run: no function of a library of '$scratch/uses-lib' named 'libnothing*' matches 'lib_*'" "$? $(cat "$scratch/err")"
+	check_eq "LIB:GLOB that matches no library: exit 2, the libraries it loads" \
+		"2 bm-run: no library matching 'libnothing*' is loaded by '$scratch/uses-lib' (it loads libsample.so, libc.so.6)" \
+		"$? $(cat "$scratch/err")"
 else
 	not_ok "a C compiler ($cc) builds a program with a shared library"
+fi
+"$BM_RUN" --bench 'libsample:checksum*' -- "$whole" >/dev/null 2>"$scratch/err"
+check_eq "LIB:GLOB where the program has the code itself: exit 2, said" \
+	"2 bm-run: no library matching 'libsample*' is loaded by '$whole', but 1 of its own functions matches 'checksum*': it links that code statically (drop 'libsample:' to measure it)" \
+	"$? $(cat "$scratch/err")"
+
+# -- a stripped library: only what it exports has a name, until its debug
+# symbols are found (by .gnu_debuglink here; by build-id under
+# /usr/lib/debug for Debian's -dbgsym packages), as Valgrind finds them --
+cat >"$scratch/hidden.c" <<'EOC'
+static __attribute__((noinline)) int hidden_work(int x) { int s = 0; for (int i = 0; i < x; i++) s += i ^ x; return s; }
+int exported_entry(int x) { return hidden_work(x) + hidden_work(x + 1); }
+EOC
+printf 'int exported_entry(int);\nint main(void) { return exported_entry(500) == 42; }\n' >"$scratch/hmain.c"
+mkdir -p "$scratch/hdir"
+if $cc -O1 -g -shared -fPIC -o "$scratch/hdir/libhidden.so" "$scratch/hidden.c" &&
+	$cc -o "$scratch/uses-hidden" "$scratch/hmain.c" -L"$scratch/hdir" -lhidden -Wl,-rpath,"$scratch/hdir" &&
+	objcopy --only-keep-debug "$scratch/hdir/libhidden.so" "$scratch/hdir/libhidden.so.debug" &&
+	strip --strip-unneeded "$scratch/hdir/libhidden.so"; then
+	"$BM_RUN" --no-profile --bench 'libhidden:hidden_*' -- "$scratch/uses-hidden" >/dev/null 2>"$scratch/err"
+	check_eq "a stripped library: exit 2, which one, and where names would come from" \
+		"2 bm-run: no function of 'libhidden.so' matches 'hidden_*': it is stripped, so only the functions it exports have names; install its debug symbols (Debian: its -dbgsym package; Valgrind and bm-run find them by build-id under /usr/lib/debug, or by .gnu_debuglink beside it)" \
+		"$? $(cat "$scratch/err")"
+	"$BM_RUN" -q --no-profile --bench 'libhidden:exported_*' -o "$scratch/exported.json" -- "$scratch/uses-hidden" >/dev/null 2>&1
+	check_eq "a stripped library: what it exports is measured" "0 ok 1" \
+		"$? $(json_get "$scratch/exported.json" 'join " ", @{$j->{benchmarks}[0]}{qw(status calls)}')"
+	objcopy --add-gnu-debuglink="$scratch/hdir/libhidden.so.debug" "$scratch/hdir/libhidden.so"
+	"$BM_RUN" -q --bench 'libhidden:hidden_*' -o "$scratch/hidden.json" -- "$scratch/uses-hidden" >/dev/null 2>&1
+	check_eq "... with its debug file beside it (.gnu_debuglink): its own functions by name, measured" \
+		"0 uses-hidden::hidden_work ok 2" \
+		"$? $(json_get "$scratch/hidden.json" 'join " ", @{$j->{benchmarks}[0]}{qw(id status calls)}')"
+else
+	not_ok "a C compiler ($cc) and binutils build a stripped library with a debug file"
 fi
 
 done_testing
