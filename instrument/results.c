@@ -7,6 +7,7 @@
 #include "keep_file.h"
 #include "log.h"
 #include "path.h"
+#include "process_dumps.h"
 #include "profile.h"
 #include "profile_json.h"
 #include "symbol_cost.h"
@@ -44,12 +45,51 @@ static void fail(struct bm_benchmark *b, enum bm_status status, const char *reas
 	b->reason = xstrdup(reason);
 }
 
+/* One profile of every process of a finished whole-process or symbol-mode
+ * run (process_dumps.h), or NULL after failing b. */
+static struct bm_profile *load_processes(struct bm_benchmark *b, const char *dump, const struct bm_model *m,
+					 size_t *processes)
+{
+	char *err = NULL;
+	struct bm_profile *p = process_dumps_load(dump, m, processes, &err);
+	if (!p) {
+		char *why = xasprintf("its callgrind file is unusable: %s", err);
+		fail(b, BM_STATUS_FAILED, strstr(err, "it forked") == err ? err : why);
+		free(why);
+	}
+	free(err);
+	return p;
+}
+
+/* Keeps the files of a run's processes: the first as ID.callgrind, the
+ * others (forked) as ID.2.callgrind, ID.3.callgrind, ... */
+static void keep_processes(const char *dump, const char *dir, const char *id)
+{
+	char **paths;
+	size_t n = process_dumps(dump, &paths);
+	for (size_t i = 0; i < n; i++) {
+		char *name = i ? xasprintf("%s.%zu", id, i + 1) : xstrdup(id);
+		keep_file(paths[i], dir, name);
+		free(name);
+		free(paths[i]);
+	}
+	free(paths);
+}
+
 static void measured(struct bm_benchmark *b, const struct job *job, const struct entry *e,
 		     const struct bm_model *m, int with_profile)
 {
 	struct bm_profile **parts = NULL;
 	size_t n = 0;
 	char *err = NULL;
+	if (job->mode == MODE_WHOLE) {
+		size_t processes;
+		struct bm_profile *all = load_processes(b, e->dump, m, &processes);
+		if (all)
+			benchmark_fill(b, all, m, with_profile);
+		profile_free(all);
+		return;
+	}
 	if (profile_load(e->dump, m, &parts, &n, &err) < 0 || n != 1) {
 		char *why = xasprintf("its callgrind file is unusable: %s",
 				      err ? err : "not exactly one dump in it");
@@ -147,6 +187,13 @@ static void measured_symbol(struct bm_benchmark *b, const struct bm_profile *who
 		fail(b, BM_STATUS_NOT_RUN, "never called");
 		return;
 	}
+	if (cost.recursive && !toggled) {
+		/* No run of its own: the program forked (results_followups). */
+		fail(b, BM_STATUS_FAILED,
+		     "it re-enters itself through other functions in a program that forks: its cost cannot be "
+		     "told apart yet (measure the whole process, or a function that does not re-enter itself)");
+		return;
+	}
 	if (toggled && toggled->entries[0].state != ENTRY_DONE) {
 		fail(b, BM_STATUS_FAILED,
 		     toggled->entries[0].reason ? toggled->entries[0].reason : "its own run failed");
@@ -177,7 +224,8 @@ static void collect_symbols(struct bm_report *r, const struct job *job, const st
 {
 	const struct entry *e = &job->entries[0];
 	struct bm_benchmark scratch = {0};
-	struct bm_profile *whole = e->state == ENTRY_DONE ? load_one(&scratch, e->dump, m) : NULL;
+	size_t processes = 0;
+	struct bm_profile *whole = e->state == ENTRY_DONE ? load_processes(&scratch, e->dump, m, &processes) : NULL;
 	for (size_t i = 0; i < job->nsymbols; i++) {
 		char *id = xasprintf("%s::%s", job->name, job->symbols[i]);
 		struct bm_benchmark *b = add(r, id);
@@ -191,7 +239,7 @@ static void collect_symbols(struct bm_report *r, const struct job *job, const st
 			keep_file(toggled->entries[0].dump, keep_dir, b->id);
 	}
 	if (keep_dir && whole)
-		keep_file(e->dump, keep_dir, job->name);
+		keep_processes(e->dump, keep_dir, job->name);
 	free(scratch.reason);
 	profile_free(whole);
 }
@@ -204,9 +252,12 @@ size_t results_followups(const struct job *job, const struct bm_model *m, int wi
 	if (job->mode != MODE_SYMBOLS || !job->nentries || job->entries[0].state != ENTRY_DONE)
 		return 0;
 	struct bm_benchmark scratch = {0};
-	struct bm_profile *whole = load_one(&scratch, job->entries[0].dump, m);
+	size_t processes = 0;
+	struct bm_profile *whole = load_processes(&scratch, job->entries[0].dump, m, &processes);
 	free(scratch.reason);
-	for (size_t i = 0; whole && i < job->nsymbols; i++) {
+	/* A program that forks: callgrind's runs of one function would count
+	 * the parent's calls again in each child (process_dumps.h). */
+	for (size_t i = 0; whole && processes == 1 && i < job->nsymbols; i++) {
 		struct symbol_cost cost;
 		if (symbol_cost(whole, job->symbols[i], &cost) == 0 && (with_profile || cost.recursive)) {
 			*fns = xreallocarray(*fns, n + 1, sizeof **fns);
@@ -240,7 +291,7 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			if (e->state == ENTRY_DONE) {
 				measured(b, job, e, m, with_profile);
 				if (keep_dir && b->status == BM_STATUS_OK)
-					keep_file(e->dump, keep_dir, b->id);
+					keep_processes(e->dump, keep_dir, b->id);
 			} else if (e->state == ENTRY_SKIPPED) {
 				fail(b, BM_STATUS_SKIPPED, e->reason ? e->reason : "skipped");
 			} else {

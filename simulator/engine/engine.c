@@ -195,10 +195,23 @@ static void expand_out_file(void)
 	out_base = VG_(expand_file_name)("--callgrind-out-file", clo.out_file);
 }
 
+/* A forked child (without exec) goes on under the engine and writes a
+ * file of its own: it counts from the fork, so that each process's file
+ * holds what that process executed and the files of a program's processes
+ * add up (callgrind's children count their parent's costs up to the fork
+ * again).  Its caches and predictor stay as the parent left them, as a
+ * child's share the core's.  The fork's own time in the child counts from
+ * here: its thread's CPU clock starts at zero. */
 static void at_fork_child(ThreadId tid)
 {
-	(void)tid;
 	expand_out_file();
+	if (!engine_instrumenting)
+		return;
+	callgraph_settle();
+	instr_table_zero();
+	callgraph_zero();
+	sys_wall_start[tid] = clock_ns(VKI_CLOCK_MONOTONIC);
+	sys_cpu_start[tid] = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID);
 }
 
 static void post_clo_init(void)

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* The files of every process of a whole-process or symbol-mode run.
+ *
+ * A program that forks (without exec) goes on under Valgrind in each
+ * child, and each process writes its own file beside the first one's
+ * (cg.PID.out in the run's directory).  The bm engine's child counts from
+ * the fork, so the files add up to what the program executed; callgrind's
+ * child counts its parent's costs up to the fork again, so its files
+ * cannot be added, and a run of it that forked is refused.  Processes
+ * started by exec run outside Valgrind and are not measured. */
+#ifndef BM_PROCESS_DUMPS_H
+#define BM_PROCESS_DUMPS_H
+
+#include "model.h"
+#include "profile.h"
+
+#include <stddef.h>
+
+/* The files of the run whose first process wrote dump: dump, then the
+ * others in the order of their pids.  Returns how many; *out is a new
+ * array of new strings (free each and the array). */
+size_t process_dumps(const char *dump, char ***out);
+
+/* One profile of every process of the run whose first process wrote
+ * dump (profile_merge of each file's), with *processes how many there
+ * were.  Returns NULL with *err set when a file is unusable or the run
+ * forked under callgrind. */
+struct bm_profile *process_dumps_load(const char *dump, const struct bm_model *m, size_t *processes,
+				      char **err);
+
+#endif
