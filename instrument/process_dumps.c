@@ -50,7 +50,8 @@ size_t process_dumps(const char *dump, char ***out)
 	}
 	if (d)
 		closedir(d);
-	qsort(others, n, sizeof *others, by_pid);
+	if (n)
+		qsort(others, n, sizeof *others, by_pid);
 	*out = xcalloc(n + 1, sizeof **out);
 	(*out)[0] = xstrdup(dump);
 	for (size_t i = 0; i < n; i++)
