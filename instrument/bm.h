@@ -73,6 +73,13 @@ struct bm_benchmark {
 	 * reading an input file.  Not measured. */
 	void (*setup_once)(struct bm_state *s);
 	void (*teardown_once)(struct bm_state *s);
+	/* Warm runs (bm-run's default): 0, the warm-up run is followed by
+	 * teardown and setup and then the measured run, which finds the
+	 * caches as the setup left them; 1, the measured run follows the
+	 * warm-up at once (one setup before both, one teardown after): for a
+	 * run that leaves its input as it found it, and a setup whose own
+	 * memory traffic must not come between them.  Natively unused. */
+	int warm_rerun;
 };
 
 /* Adds b to the benchmarks bm_main runs (b must outlive the program).  The

@@ -218,4 +218,25 @@ check_eq "natively: the skipped value's reason is whole" "skipped whole" \
 check_eq "under bm-run: the skip line carries it whole" "0 skipped whole" \
 	"$? $(json_get lim.json '$j->{benchmarks}[1]{status}') $(reason_is lim.json)"
 
+# -- warm_rerun: the measured run right after the warm-up, with no setup
+# between them to sweep the caches (issue 23) --
+cat >rerun.c <<'EOC'
+#include <bm.h>
+#include <stdlib.h>
+#define SMALL 4096
+#define SWEEP (16 << 20)
+static char small[SMALL], *sweep;
+static void evict(struct bm_state *s) { (void)s; if (!sweep) sweep = malloc(SWEEP); for (long i = 0; i < SWEEP; i += 64) ((volatile char *)sweep)[i] = 1; }
+static void sum(struct bm_state *s) { long t = 0; for (int i = 0; i < SMALL; i += 64) t += ((volatile char *)small)[i]; (void)s; bm_black_box(t); }
+BM_BENCHMARK(rerun, fresh, .run = sum, .setup = evict);
+BM_BENCHMARK(rerun, rerun, .run = sum, .setup = evict, .warm_rerun = 1);
+BM_MAIN()
+EOC
+compile rerun
+"$BM_RUN" -q -o rerun.json -- ./rerun >/dev/null 2>&1
+check_eq "warm_rerun: the same instructions as with a setup between the runs" \
+	"0 $(json_get rerun.json '$j->{benchmarks}[0]{events}{Ir}')" "$? $(json_get rerun.json '$j->{benchmarks}[1]{events}{Ir}')"
+check_eq "warm_rerun: the small array stays in the caches (a setup that sweeps 16 MiB between the runs made every line miss)" \
+	"yes 0" "$(json_get rerun.json 'my ($f, $r) = map { $_->{events}{D1mr} } @{$j->{benchmarks}}; ($f >= 64 ? "yes" : $f) . " $r"')"
+
 done_testing
