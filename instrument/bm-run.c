@@ -792,6 +792,21 @@ static size_t usage_errors(const struct jobs *js)
 	return n;
 }
 
+/* A word on the benchmarks that spend much of their time in code without
+ * symbols, whose profiles name functions by address only. */
+static void say_unnamed(const struct results_notes *n)
+{
+	if (!n->unnamed_benchmarks)
+		return;
+	char *objects = unnamed_code_objects_text(&n->unnamed);
+	fprintf(stderr, "bm-run: %zu benchmark%s spend%s a tenth of %s cycles or more in code without symbols, in %s "
+			"(its profile names those functions by address: bm-profile on a --keep file lists them): for "
+			"names, " UNNAMED_CODE_HINT "\n",
+		n->unnamed_benchmarks, n->unnamed_benchmarks == 1 ? "" : "s", n->unnamed_benchmarks == 1 ? "s" : "",
+		n->unnamed_benchmarks == 1 ? "its" : "their", objects);
+	free(objects);
+}
+
 /* Whether a job measures an unmodified program (whole-process or symbol
  * mode), which may well read its standard input. */
 static int measures_unmodified(const struct jobs *js)
@@ -817,7 +832,7 @@ static char *print_command_input(const struct options *o)
 }
 
 static int run_once(struct jobs *js, const struct runner_options *ro, struct bm_report *r,
-		    const struct options *o, size_t *failed)
+		    const struct options *o, size_t *failed, struct results_notes *notes)
 {
 	char *err = NULL;
 	size_t planned = js->n;
@@ -845,7 +860,7 @@ static int run_once(struct jobs *js, const struct runner_options *ro, struct bm_
 		free(err);
 		return -1;
 	}
-	*failed = results_collect(r, js->j, js->n, model, o->with_profile, o->keep_dir);
+	*failed = results_collect(r, js->j, js->n, model, o->with_profile, o->keep_dir, notes);
 	for (size_t i = 0; i < js->n; i++)
 		if (js->j[i].warning) {
 			log_error("%s", js->j[i].warning);
@@ -862,6 +877,7 @@ int main(int argc, char **argv)
 	struct bm_report report;
 	struct atomic_file *out = NULL;
 	struct program_input input = {.fd = -1};
+	struct results_notes notes = {0};
 	char *err = NULL, *valgrind = NULL, *version = NULL, *engine_dir = NULL, *engine_env = NULL;
 	int status = 2;
 	log_take_progname(argv);
@@ -945,7 +961,7 @@ int main(int argc, char **argv)
 		report.stdin_bytes = input.bytes;
 		report.stdin_sha256 = xstrdup(input.sha256);
 	}
-	if (run_once(&js, &ro, &report, &o, &failed) < 0 || usage_errors(&js))
+	if (run_once(&js, &ro, &report, &o, &failed, &notes) < 0 || usage_errors(&js))
 		goto done;
 	if (o.verify) {
 		struct jobs again;
@@ -953,7 +969,7 @@ int main(int argc, char **argv)
 		size_t failed2 = 0;
 		copy_jobs(&again, &js);
 		report_init(&second);
-		int r = run_once(&again, &ro, &second, &o, &failed2);
+		int r = run_once(&again, &ro, &second, &o, &failed2, NULL);
 		if (r == 0 && verify(&report, &second) > 0)
 			failed++;
 		else if (r == 0 && !o.quiet)
@@ -971,6 +987,7 @@ int main(int argc, char **argv)
 		 * standard error rather than into the JSON. */
 		FILE *t = o.output && atomic_file_is_stdout(o.output) ? stderr : stdout;
 		table_print(t, &report, whole, table_use_color(t));
+		say_unnamed(&notes);
 	}
 	if (out) {
 		int r = report_write_to(&report, out, &err);
@@ -984,6 +1001,7 @@ int main(int argc, char **argv)
 done:
 	atomic_file_abort(out);
 	program_input_release(&input);
+	unnamed_code_release(&notes.unnamed);
 	free(err);
 	free(valgrind);
 	free(version);

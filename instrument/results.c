@@ -12,6 +12,7 @@
 #include "profile_json.h"
 #include "symbol_cost.h"
 #include "syscalls.h"
+#include "unnamed_code.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -37,6 +38,23 @@ static struct bm_benchmark *add(struct bm_report *r, const char *id)
 	benchmark_set_id(b, unique);
 	free(unique);
 	return b;
+}
+
+/* The benchmarks of the results_collect in progress that spend a tenth of
+ * their cycles or more in code without symbols, and its objects. */
+static struct results_notes *notes;
+
+/* b's numbers and profile from p, noting code without symbols. */
+static void fill(struct bm_benchmark *b, const struct bm_profile *p, const struct bm_model *m, int with_profile)
+{
+	benchmark_fill(b, p, m, with_profile);
+	struct unnamed_code u;
+	unnamed_code_of(p, &u);
+	if (notes && u.share >= 0.1) {
+		notes->unnamed_benchmarks++;
+		unnamed_code_add_objects(&notes->unnamed, &u);
+	}
+	unnamed_code_release(&u);
 }
 
 static void fail(struct bm_benchmark *b, enum bm_status status, const char *reason)
@@ -86,7 +104,7 @@ static void measured(struct bm_benchmark *b, const struct job *job, const struct
 		size_t processes;
 		struct bm_profile *all = load_processes(b, e->dump, m, &processes);
 		if (all)
-			benchmark_fill(b, all, m, with_profile);
+			fill(b, all, m, with_profile);
 		profile_free(all);
 		return;
 	}
@@ -100,7 +118,7 @@ static void measured(struct bm_benchmark *b, const struct job *job, const struct
 		fail(b, BM_STATUS_FAILED, why);
 		free(why);
 	} else {
-		benchmark_fill(b, parts[0], m, with_profile);
+		fill(b, parts[0], m, with_profile);
 	}
 	for (size_t i = 0; i < n; i++)
 		profile_free(parts[i]);
@@ -203,7 +221,7 @@ static void measured_symbol(struct bm_benchmark *b, const struct bm_profile *who
 		struct bm_profile *own = load_one(b, toggled->entries[0].dump, m);
 		if (!own)
 			return;
-		benchmark_fill(b, own, m, with_profile);
+		fill(b, own, m, with_profile);
 		profile_free(own);
 		if (!cost.recursive && !same_events(&cost.events, &b->events))
 			log_warn("'%s': its own run counted other events than the run of every function "
@@ -269,9 +287,11 @@ size_t results_followups(const struct job *job, const struct bm_model *m, int wi
 }
 
 size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs,
-		       const struct bm_model *m, int with_profile, const char *keep_dir)
+		       const struct bm_model *m, int with_profile, const char *keep_dir,
+		       struct results_notes *out)
 {
 	size_t failed = 0;
+	notes = out;
 	for (size_t j = 0; j < njobs; j++) {
 		const struct job *job = &jobs[j];
 		if (job->mode == MODE_HARNESS && job->nentries == 0) {
@@ -301,5 +321,6 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 	}
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		failed += r->benchmarks[i].status == BM_STATUS_FAILED;
+	notes = NULL;
 	return failed;
 }

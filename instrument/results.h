@@ -6,14 +6,23 @@
 #include "model.h"
 #include "report.h"
 #include "runner.h"
+#include "unnamed_code.h"
+
+/* What bm-run says after the table: the benchmarks that spend a tenth of
+ * their cycles or more in code without symbols, and its objects. */
+struct results_notes {
+	size_t unnamed_benchmarks;
+	struct unnamed_code unnamed; /* only its objects are filled */
+};
 
 /* Adds every benchmark of the jobs to r: the numbers of each finished one
  * from its callgrind file, failed and skipped ones with their reasons.
  * Ids repeated across jobs get "#2", "#3".  When keep_dir is not NULL the
  * callgrind files are copied there (as ID.callgrind) for KCachegrind.
- * Returns the number of failed benchmarks. */
+ * Adds to notes (NULL: none).  Returns the number of failed benchmarks. */
 size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs,
-		       const struct bm_model *m, int with_profile, const char *keep_dir);
+		       const struct bm_model *m, int with_profile, const char *keep_dir,
+		       struct results_notes *notes);
 
 /* Symbol mode: the functions of a finished MODE_SYMBOLS job that need a
  * run of their own (MODE_SYMBOL, marked followup): every function that was

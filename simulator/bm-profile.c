@@ -20,6 +20,7 @@
 #include "profile_diff.h"
 #include "report.h"
 #include "syscalls.h"
+#include "unnamed_code.h"
 #include "xalloc.h"
 
 #include <getopt.h>
@@ -283,6 +284,21 @@ static void print_functions(FILE *out, const struct bm_profile *p, long top)
 	free(order);
 }
 
+/* A word on code without symbols, when 1% of the cycles or more are in it. */
+static void print_unnamed(FILE *out, const struct bm_profile *p)
+{
+	struct unnamed_code u;
+	unnamed_code_of(p, &u);
+	if (u.share >= 0.01) {
+		char *objects = unnamed_code_objects_text(&u);
+		fprintf(out, "\n  %.1f%% of the cycles are in code without symbols (functions named by their address), in %s: "
+			     "for names, " UNNAMED_CODE_HINT "\n",
+			100 * u.share, objects);
+		free(objects);
+	}
+	unnamed_code_release(&u);
+}
+
 static void print_syscalls(FILE *out, const struct bm_syscalls *s)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
@@ -332,6 +348,7 @@ static void print_dump(FILE *out, const struct dump *d, long top)
 		fprintf(out, "  syscalls   %s calls, %s wall, %s cpu (not part of speed)\n",
 			fmt_count(a, s.count), fmt_ns(b, s.wall_ns), fmt_ns(c, s.cpu_ns));
 	print_functions(out, p, top);
+	print_unnamed(out, p);
 	if (s.nby_function)
 		print_syscalls(out, &s);
 	syscalls_release(&s);
