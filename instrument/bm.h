@@ -73,18 +73,19 @@ struct bm_benchmark {
 	 * reading an input file.  Not measured. */
 	void (*setup_once)(struct bm_state *s);
 	void (*teardown_once)(struct bm_state *s);
-	/* Warm runs (bm-run's default): 0, the warm-up run is followed by
-	 * teardown and setup and then the measured run, which finds the
-	 * caches as the setup left them; 1, the measured run follows the
-	 * warm-up at once (one setup before both, one teardown after): for a
-	 * run that leaves its input as it found it, and a setup whose own
-	 * memory traffic must not come between them.  Natively unused. */
-	int warm_rerun;
 };
 
 /* Adds b to the benchmarks bm_main runs (b must outlive the program).  The
  * BM_BENCHMARK macro calls it before main. */
 BM_API void bm_register(const struct bm_benchmark *b);
+
+/* In warm runs (bm-run's default) b's measured run follows its warm-up
+ * run at once, with one setup before both and one teardown after, rather
+ * than after a teardown and a setup that come between them (and whose
+ * memory traffic is in the caches the measured run finds): for a run that
+ * leaves its input as it found it.  Natively nothing changes.  The
+ * BM_WARM_RERUN macro calls it before main. */
+BM_API void bm_warm_rerun(const struct bm_benchmark *b);
 
 /* Runs the registered benchmarks as the command line says; returns the
  * exit status (0, 1 when a benchmark could not run, 2 on a usage error). */
@@ -127,6 +128,14 @@ BM_API const char *bm_id(const struct bm_state *s);
 	__attribute__((constructor)) static void bm_register_##suite_##_##name_(void)             \
 	{                                                                                          \
 		bm_register(&bm_benchmark_##suite_##_##name_);                                     \
+	}
+
+/* BM_WARM_RERUN(suite, name): after BM_BENCHMARK(suite, name, ...) in the
+ * same file, marks it for bm_warm_rerun. */
+#define BM_WARM_RERUN(suite_, name_)                                                               \
+	__attribute__((constructor)) static void bm_warm_rerun_##suite_##_##name_(void)            \
+	{                                                                                          \
+		bm_warm_rerun(&bm_benchmark_##suite_##_##name_);                                   \
 	}
 
 /* BM_PARAMS(BM_RANGE("n", 10, 100), BM_RANGE_LIMITED("k", 0.5, 1, 2, 4),

@@ -71,12 +71,20 @@ void plan_skip_after(struct bm_plan *plan, size_t i, double seconds);
  * of range 'n'"), into why (BM_REASON_MAX bytes). */
 void plan_skip_reason(const struct bm_entry *e, char why[BM_REASON_MAX]);
 
+/* Whether bm_warm_rerun marked b. */
+int registry_warm_rerun(const struct bm_benchmark *b);
+
+/* How a benchmark runs under Valgrind: cold; warm (an unmeasured first
+ * run, then teardown and setup, then the measured run, on the same
+ * simulated caches); warm, the measured run right after the first
+ * (bm_warm_rerun). */
+enum { MEASURE_COLD, MEASURE_WARM, MEASURE_WARM_RERUN };
+
 /* Executes setup, run and teardown of e, with run between callgrind's
- * client requests (one dump named after the id); warm: after an
- * unmeasured first run on the same simulated caches.  Returns the number
- * callgrind gave the measured dump in this process (its file is
- * cg.<pid>.out.N).  See measure.c. */
-unsigned measure_under_valgrind(const struct bm_entry *e, int warm);
+ * client requests (one dump named after the id), as how (MEASURE_*)
+ * says.  Returns the number callgrind gave the measured dump in this
+ * process (its file is cg.<pid>.out.N).  See measure.c. */
+unsigned measure_under_valgrind(const struct bm_entry *e, int how);
 
 /* Runs every entry of the plan from first on under Valgrind, each in a
  * process of its own (see valgrind_run.c). */

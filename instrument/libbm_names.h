@@ -68,6 +68,7 @@
 #define plan_release bm__plan_release
 #define plan_skip_after bm__plan_skip_after
 #define plan_skip_reason bm__plan_skip_reason
+#define registry_warm_rerun bm__registry_warm_rerun
 #define platform_arch bm__platform_arch
 #define platform_host bm__platform_host
 #define platform_host_cpu bm__platform_host_cpu

@@ -66,8 +66,8 @@ static __attribute__((noinline, aligned(64))) void measured_warm(struct bm_state
 	dumps++;
 }
 
-/* The warm variant of a benchmark with warm_rerun: the measured run
- * follows the warm-up at once, on the caches it left (one setup before
+/* The warm variant of a benchmark marked by bm_warm_rerun: the measured
+ * run follows the warm-up at once, on the caches it left (one setup before
  * both).  A function of its own, so that measured_warm's code, and with it
  * every other warm benchmark's numbers, stays as it was. */
 static __attribute__((noinline, aligned(64))) void measured_warm_rerun(struct bm_state *s)
@@ -97,7 +97,7 @@ static __attribute__((noinline)) void measure_entry(const struct bm_entry *e, in
 		b->setup_once(&s);
 	if (b->setup)
 		b->setup(&s);
-	if (warm && b->warm_rerun)
+	if (warm == MEASURE_WARM_RERUN)
 		measured_warm_rerun(&s);
 	else if (warm)
 		measured_warm(&s);

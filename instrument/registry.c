@@ -118,6 +118,25 @@ void bm_register(const struct bm_benchmark *b)
 	registered[nregistered++] = b;
 }
 
+/* The benchmarks marked by bm_warm_rerun (before main: the heap that the
+ * benchmarks start from is made before main too). */
+static const struct bm_benchmark **reruns;
+static size_t nreruns;
+
+void bm_warm_rerun(const struct bm_benchmark *b)
+{
+	reruns = grow_or_die(reruns, nreruns + 1, sizeof *reruns);
+	reruns[nreruns++] = b;
+}
+
+int registry_warm_rerun(const struct bm_benchmark *b)
+{
+	for (size_t i = 0; i < nreruns; i++)
+		if (reruns[i] == b)
+			return 1;
+	return 0;
+}
+
 static size_t count_params(const struct bm_benchmark *b)
 {
 	size_t n = 0;

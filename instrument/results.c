@@ -94,6 +94,41 @@ static void keep_processes(const char *dump, const char *dir, const char *id)
 	free(paths);
 }
 
+/* The harness's own cost, as libbm measures it before each benchmark
+ * (instrument/measure.c): the dump of an empty run, named so, and its run
+ * function, which stands for the benchmark's. */
+#define OVERHEAD_TRIGGER "Client Request: bm: overhead"
+#define OVERHEAD_RUN "bm__overhead_run"
+
+/* bm-model/2 counts the benchmark alone: the harness's cost (the client
+ * requests around the run, its call and return), measured by libbm's
+ * empty run just before in the same process, comes out of p, the dump of
+ * a libbm benchmark (cg.PID.out.N; the empty run's is N-1, or N-2 after a
+ * warm-up).  A program of an older libbm has no such run, and its numbers
+ * stay as measured.  Returns 0, or -1 with *err set. */
+static int without_harness(struct bm_profile *p, const char *dump, const struct bm_model *m, char **err)
+{
+	const char *dot = strrchr(dump, '.');
+	long n = dot ? strtol(dot + 1, NULL, 10) : 0;
+	int r = 0;
+	for (long k = n - 1; k >= n - 2 && k >= 1 && r == 0; k--) {
+		char *path = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k);
+		struct bm_profile **parts = NULL;
+		size_t np = 0;
+		char *why = NULL;
+		if (profile_load(path, m, &parts, &np, &why) == 0 && np == 1 && parts[0]->trigger &&
+		    strcmp(parts[0]->trigger, OVERHEAD_TRIGGER) == 0) {
+			r = profile_subtract(p, parts[0], OVERHEAD_RUN, m, err) < 0 ? -1 : 1;
+		}
+		for (size_t i = 0; i < np; i++)
+			profile_free(parts[i]);
+		free(parts);
+		free(why);
+		free(path);
+	}
+	return r < 0 ? -1 : 0;
+}
+
 static void measured(struct bm_benchmark *b, const struct job *job, const struct entry *e,
 		     const struct bm_model *m, int with_profile)
 {
@@ -115,6 +150,10 @@ static void measured(struct bm_benchmark *b, const struct job *job, const struct
 		free(why);
 	} else if (job->mode == MODE_SYMBOL && parts[0]->nfns == 0) {
 		char *why = xasprintf("'%s' was never called", job->symbol);
+		fail(b, BM_STATUS_FAILED, why);
+		free(why);
+	} else if (job->mode == MODE_HARNESS && m->version == 2 && without_harness(parts[0], e->dump, m, &err) < 0) {
+		char *why = xasprintf("its callgrind file is unusable: %s", err);
 		fail(b, BM_STATUS_FAILED, why);
 		free(why);
 	} else {

@@ -486,3 +486,85 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 		bm_error_prefix(err, src->source);
 	return r;
 }
+
+/* dst -= src over n columns, none below 0. */
+static void sub_costs(uint64_t *dst, const uint64_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = dst[i] > src[i] ? dst[i] - src[i] : 0;
+}
+
+/* dst's function of the name src's function i has, or UINT32_MAX. */
+static uint32_t fn_in(struct bm_profile *dst, const struct bm_profile *src, uint32_t i)
+{
+	const struct profile_fn *f = &src->fns[i];
+	uint32_t idx;
+	uint64_t key = (uint64_t)copy_str(dst, src, f->file) << 32 | copy_str(dst, src, f->name);
+	return idmap_lookup(dst->fn_index, copy_str(dst, src, f->object), key, &idx) ? idx : UINT32_MAX;
+}
+
+/* Where src's stand-in function (i) goes in dst: the one function that
+ * its caller, by name, calls in dst; else UINT32_MAX. */
+static uint32_t stand_in_target(struct bm_profile *dst, const struct bm_profile *src, uint32_t i)
+{
+	uint32_t caller = UINT32_MAX, target = UINT32_MAX;
+	for (size_t c = 0; c < src->ncalls && caller == UINT32_MAX; c++)
+		if (src->calls[c].callee == i)
+			caller = fn_in(dst, src, src->calls[c].caller);
+	for (size_t c = 0; caller != UINT32_MAX && c < dst->ncalls; c++)
+		if (dst->calls[c].caller == caller) {
+			if (target != UINT32_MAX && target != dst->calls[c].callee)
+				return UINT32_MAX;
+			target = dst->calls[c].callee;
+		}
+	return target;
+}
+
+int profile_subtract(struct bm_profile *dst, const struct bm_profile *src, const char *stand_in,
+		     const struct bm_model *m, char **err)
+{
+	int cols[CG_MAX_EVENTS];
+	uint64_t buf[CG_MAX_EVENTS];
+	for (size_t i = 0; i < src->nevents; i++) {
+		cols[i] = -1;
+		for (size_t j = 0; j < dst->nevents; j++)
+			if (strcmp(src->events[i], dst->events[j]) == 0)
+				cols[i] = (int)j;
+		if (cols[i] < 0)
+			return bm_error(err, "cannot take '%s' out of '%s': it counts %s, which the other does not",
+					src->source, dst->source, src->events[i]);
+	}
+	size_t ne = dst->nevents;
+	uint32_t *fn_map = xcalloc(src->nfns ? src->nfns : 1, sizeof *fn_map);
+	for (uint32_t i = 0; i < src->nfns; i++) {
+		fn_map[i] = strcmp(profile_str(src, src->fns[i].name), stand_in) == 0 ? stand_in_target(dst, src, i)
+										     : fn_in(dst, src, i);
+		if (fn_map[i] == UINT32_MAX)
+			continue;
+		remap(src->fn_self + (size_t)i * src->nevents, cols, src->nevents, buf, ne);
+		sub_costs(dst->fn_self + (size_t)fn_map[i] * ne, buf, ne);
+	}
+	for (size_t c = 0; c < src->ncalls; c++) {
+		uint32_t a = fn_map[src->calls[c].caller], b = fn_map[src->calls[c].callee], idx;
+		if (a == UINT32_MAX || b == UINT32_MAX || !idmap_lookup(dst->call_index, a, b, &idx))
+			continue;
+		remap(src->call_cost + c * src->nevents, cols, src->nevents, buf, ne);
+		sub_costs(dst->call_cost + (size_t)idx * ne, buf, ne);
+	}
+	for (size_t i = 0; i < src->nlines; i++) {
+		const struct profile_line *ln = &src->lines[i];
+		uint32_t fn = fn_map[ln->fn], idx;
+		uint64_t key = (uint64_t)fn << 32 | copy_str(dst, src, ln->file);
+		if (fn == UINT32_MAX || !idmap_lookup(dst->line_index, key, ln->line, &idx))
+			continue;
+		remap(src->line_cost + i * src->nevents, cols, src->nevents, buf, ne);
+		sub_costs(dst->line_cost + (size_t)idx * ne, buf, ne);
+	}
+	free(fn_map);
+	remap(src->totals, cols, src->nevents, buf, ne);
+	sub_costs(dst->totals, buf, ne);
+	int r = profile_finish(dst, m, err);
+	if (r < 0)
+		bm_error_prefix(err, src->source);
+	return r;
+}

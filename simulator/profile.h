@@ -101,6 +101,17 @@ const char *profile_str(const struct bm_profile *p, uint32_t idx);
 int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const struct bm_model *m,
 		  char **err);
 
+/* Takes src's costs out of dst, matching functions, calls and lines by
+ * name (none goes below 0; call counts stay), then recomputes dst's
+ * inclusive costs and cycles: the harness's own cost out of a
+ * benchmark's.  src's function named stand_in stands for the one function
+ * that its caller calls in dst (the benchmark's run function: an empty
+ * run's call and return come out of it).  Columns are matched by event
+ * name; an event that dst lacks is an error.  Returns 0, or -1 with *err
+ * set. */
+int profile_subtract(struct bm_profile *dst, const struct bm_profile *src, const char *stand_in,
+		     const struct bm_model *m, char **err);
+
 /* The known events of a cost array of p (nevents counters). */
 void profile_events(const struct bm_profile *p, const uint64_t *cost, struct bm_events *out);
 

@@ -17,7 +17,7 @@ head -c 20000 "$top_srcdir/Makefile.am" >large.txt
 check_eq "libbm.a defines no global name but bm_*" "" \
 	"$(nm -g --defined-only "$top_builddir/instrument/.libs/libbm.a" | awk 'NF == 3 && $3 !~ /^bm_/ { print $3 }')"
 check_eq "libbm.so exports exactly the interface of bm.h" \
-	"bm_data bm_id bm_main bm_param bm_param_str bm_register bm_set_data bm_set_shared bm_shared" \
+	"bm_data bm_id bm_main bm_param bm_param_str bm_register bm_set_data bm_set_shared bm_shared bm_warm_rerun" \
 	"$(nm -D --defined-only "$top_builddir"/instrument/.libs/libbm.so | awk '{ print $3 }' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # -- string parameters: their values are the tag --
@@ -218,7 +218,7 @@ check_eq "natively: the skipped value's reason is whole" "skipped whole" \
 check_eq "under bm-run: the skip line carries it whole" "0 skipped whole" \
 	"$? $(json_get lim.json '$j->{benchmarks}[1]{status}') $(reason_is lim.json)"
 
-# -- warm_rerun: the measured run right after the warm-up, with no setup
+# -- BM_WARM_RERUN: the measured run right after the warm-up, with no setup
 # between them to sweep the caches (issue 23) --
 cat >rerun.c <<'EOC'
 #include <bm.h>
@@ -229,14 +229,15 @@ static char small[SMALL], *sweep;
 static void evict(struct bm_state *s) { (void)s; if (!sweep) sweep = malloc(SWEEP); for (long i = 0; i < SWEEP; i += 64) ((volatile char *)sweep)[i] = 1; }
 static void sum(struct bm_state *s) { long t = 0; for (int i = 0; i < SMALL; i += 64) t += ((volatile char *)small)[i]; (void)s; bm_black_box(t); }
 BM_BENCHMARK(rerun, fresh, .run = sum, .setup = evict);
-BM_BENCHMARK(rerun, rerun, .run = sum, .setup = evict, .warm_rerun = 1);
+BM_BENCHMARK(rerun, rerun, .run = sum, .setup = evict);
+BM_WARM_RERUN(rerun, rerun)
 BM_MAIN()
 EOC
 compile rerun
 "$BM_RUN" -q -o rerun.json -- ./rerun >/dev/null 2>&1
-check_eq "warm_rerun: the same instructions as with a setup between the runs" \
+check_eq "BM_WARM_RERUN: the same instructions as with a setup between the runs" \
 	"0 $(json_get rerun.json '$j->{benchmarks}[0]{events}{Ir}')" "$? $(json_get rerun.json '$j->{benchmarks}[1]{events}{Ir}')"
-check_eq "warm_rerun: the small array stays in the caches (a setup that sweeps 16 MiB between the runs made every line miss)" \
+check_eq "BM_WARM_RERUN: the small array stays in the caches (a setup that sweeps 16 MiB between the runs made every line miss)" \
 	"yes 0" "$(json_get rerun.json 'my ($f, $r) = map { $_->{events}{D1mr} } @{$j->{benchmarks}}; ($f >= 64 ? "yes" : $f) . " $r"')"
 
 done_testing

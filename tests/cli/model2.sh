@@ -120,6 +120,30 @@ check_eq "bm-check --base bm-model/1 --head bm-model/2: exit 2" 2 $?
 check "... naming the two models" grep -q "bm-model/1.*bm-model/2" check.err
 sed 's/^/# /' check.err
 
+# -- the benchmark alone: libbm's own cost out (docs/cycle-model.md) --
+cat >empty.c <<'EOC'
+#include <bm.h>
+static void nothing(struct bm_state *s) { (void)s; }
+static void ten(struct bm_state *s) { long x = 0; for (int i = 0; i < 10; i++) bm_black_box(x += i); (void)s; }
+BM_BENCHMARK(e, empty, .run = nothing);
+BM_BENCHMARK(e, ten, .run = ten);
+BM_MAIN()
+EOC
+if "${CC:-cc}" -O1 -I"$top_srcdir/instrument" -o empty empty.c "$top_builddir/instrument/.libs/libbm.a" -lm; then
+	for mode in warm cold; do
+		"$BM_RUN" -q --$mode --model bm-model/2 -o empty.$mode.json -- ./empty >/dev/null 2>&1
+		check_eq "bm-model/2, $mode: an empty benchmark measures 0 cycles, no event at all" "0 0 {}" \
+			"$? $(json_get empty.$mode.json 'my $b = $j->{benchmarks}[0]; my $e = $b->{events}; join " ", $b->{cycles}, "{" . join(",", map { "$_=$e->{$_}" } grep { $e->{$_} && !/^sys/ } sort keys %$e) . "}"')"
+		check_eq "... a loop of 10 keeps its own instructions, and its profile is the benchmark alone" "yes yes" \
+			"$(json_get empty.$mode.json 'my $b = $j->{benchmarks}[1]; my $p = $b->{profile}; join " ", ($b->{events}{Ir} > 0 && $b->{events}{Ir} < 100 ? "yes" : $b->{events}{Ir}), ($p->{totals}[0] == $b->{events}{Ir} && $p->{cycles} == $b->{cycles} ? "yes" : "no")')"
+	done
+	"$BM_RUN" -q -o empty.m1.json -- ./empty >/dev/null 2>&1
+	check "bm-model/1 keeps the harness's cost, as every earlier report" \
+		test "$(json_get empty.m1.json '$j->{benchmarks}[0]{events}{Ir}')" -gt 0
+else
+	not_ok "a C compiler builds a libbm program"
+fi
+
 # -- the fidelity corpus's change pairs --
 PAIRS="$top_builddir/bench/fidelity/pairs"
 if [ ! -x "$PAIRS" ]; then
