@@ -819,11 +819,13 @@ static int measures_unmodified(const struct jobs *js)
 
 /* Where --print-command's command takes its standard input from: the
  * file of --stdin (absolute: the command changes directory), NULL (the
- * shell's own) where bm-run would read its own, else /dev/null.  Newly
- * allocated. */
-static char *print_command_input(const struct options *o)
+ * shell's own) where bm-run would read its own, else /dev/null (always
+ * for libbm programs).  Newly allocated. */
+static char *print_command_input(const struct options *o, const struct jobs *js)
 {
 	char resolved[PATH_MAX];
+	if (!measures_unmodified(js))
+		return xstrdup("/dev/null");
 	if (o->stdin_file && strcmp(o->stdin_file, "-") != 0)
 		return xstrdup(realpath(o->stdin_file, resolved) ? resolved : o->stdin_file);
 	if (o->stdin_file || program_input_from_stdin())
@@ -927,7 +929,7 @@ int main(int argc, char **argv)
 		goto done;
 	struct measure_setup setup = {o.engine, model, o.cpu, o.branch_sim};
 	if (o.print_command) {
-		char *from = print_command_input(&o);
+		char *from = print_command_input(&o, &js);
 		for (size_t i = 0; i < js.n; i++) {
 			const struct job *j = &js.j[i];
 			launcher_print_command(stdout, valgrind, &setup, j->mode, j->symbol, j->program, j->args,
@@ -937,7 +939,15 @@ int main(int argc, char **argv)
 		status = fflush(stdout) == 0 ? 0 : 2;
 		goto done;
 	}
-	if (program_input_take(o.stdin_file, &input, &err) < 0) {
+	/* Standard input is for programs measured as they run: libbm's
+	 * benchmarks, each in a process of its own, would share one offset
+	 * (and a script's loop that runs bm-run keeps its own). */
+	if (o.stdin_file && !measures_unmodified(&js)) {
+		log_error("--stdin feeds a program measured as it runs (whole-process or symbol mode); the benchmarks "
+			  "of a program that links libbm read no standard input (read the file in a setup)");
+		goto done;
+	}
+	if (measures_unmodified(&js) && program_input_take(o.stdin_file, &input, &err) < 0) {
 		log_error("%s", err);
 		goto done;
 	}

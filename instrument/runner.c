@@ -84,7 +84,7 @@ static void child(void *arg)
 	personality(ADDR_NO_RANDOMIZE);
 	/* Out of the way of 0-3 first, whatever numbers the fds got. */
 	sock = fcntl(sock, F_DUPFD, 10);
-	int in = open(o->input ? o->input : "/dev/null", O_RDONLY);
+	int in = open(o->input && job->mode != MODE_HARNESS ? o->input : "/dev/null", O_RDONLY);
 	int out = open(job->sb.output, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	int errs = open(job->sb.errors, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (in < 0 || out < 0 || errs < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errs, 2) < 0 ||

@@ -36,8 +36,9 @@ struct runner_options {
 	int progress;     /* show progress on stderr (a terminal) */
 	int quiet;
 	int verbose;      /* show what each program wrote to standard output */
-	const char *input; /* what programs read on standard input: a path each
-			    * opens afresh (program_input.h) */
+	const char *input; /* what programs in whole-process and symbol mode
+			    * read on standard input: a path each opens
+			    * afresh (program_input.h); libbm's read /dev/null */
 };
 
 /* Runs every job to the end, at most o->parallel processes at once.

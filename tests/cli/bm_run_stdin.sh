@@ -60,6 +60,17 @@ check "--stdin of a missing file: no report" test ! -e "$scratch/missing.json"
 check_eq "--stdin of a directory: exit 2, said" \
 	"2 bm-run: cannot read '$scratch': Is a directory" "$? $(cat "$scratch/err")"
 
+# -- libbm programs read nothing, and bm-run leaves its input to the
+# script that runs it (a while-read loop keeps its list) --
+cases="$PROGRAMS/cases"
+printf '1\n2\n' | { read -r first; "$BM_RUN" -q -o "$scratch/harness.json" -- "$cases" --filter 'cases::compute*' >/dev/null 2>&1; read -r second; echo "$first $second"; } >"$scratch/loop"
+check_eq "a libbm program: bm-run reads none of its standard input, records none" "1 2 none" \
+	"$(cat "$scratch/loop") $(stdin_of "$scratch/harness.json")"
+"$BM_RUN" -q --stdin "$scratch/in.txt" -- "$cases" --filter 'cases::compute*' >/dev/null 2>"$scratch/err"
+check_eq "--stdin with a libbm program: exit 2, said" \
+	"2 bm-run: --stdin feeds a program measured as it runs (whole-process or symbol mode); the benchmarks of a program that links libbm read no standard input (read the file in a setup)" \
+	"$? $(cat "$scratch/err")"
+
 # -- runs on other input never compare --
 "$BM_CHECK" --base "$scratch/null.json" --head "$scratch/piped.json" >"$scratch/out" 2>"$scratch/err"
 check_eq "bm-check: other input, exit 2" 2 $?
