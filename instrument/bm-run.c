@@ -336,14 +336,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 			  model->id);
 		return -1;
 	}
-	if (model->version == 2 && o->nglobs) {
-		/* Symbol mode measures some functions by callgrind's
-		 * --toggle-collect, which counts no core cycles. */
-		log_error("--bench with %s: not yet (its functions are measured by callgrind runs, which count none of "
-			  "its events); use --model bm-model/1",
-			  model->id);
-		return -1;
-	}
 	if (model->version == 2) {
 		o->branch_sim = 1;
 		if (!o->cpu_from)

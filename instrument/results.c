@@ -245,10 +245,12 @@ static void measured_symbol(struct bm_benchmark *b, const struct bm_profile *who
 		return;
 	}
 	if (cost.recursive && !toggled) {
-		/* No run of its own: the program forked (results_followups). */
+		/* No run of its own: the program forked, or bm-model/2
+		 * (results_followups). */
 		fail(b, BM_STATUS_FAILED,
-		     "it re-enters itself through other functions in a program that forks: its cost cannot be "
-		     "told apart yet (measure the whole process, or a function that does not re-enter itself)");
+		     "it re-enters itself through other functions, and one run cannot tell its cost apart yet under "
+		     "bm-model/2 or in a program that forks (measure the whole process, or a function that does not "
+		     "re-enter itself)");
 		return;
 	}
 	if (toggled && toggled->entries[0].state != ENTRY_DONE) {
@@ -313,8 +315,9 @@ size_t results_followups(const struct job *job, const struct bm_model *m, int wi
 	struct bm_profile *whole = load_processes(&scratch, job->entries[0].dump, m, &processes);
 	free(scratch.reason);
 	/* A program that forks: callgrind's runs of one function would count
-	 * the parent's calls again in each child (process_dumps.h). */
-	for (size_t i = 0; whole && processes == 1 && i < job->nsymbols; i++) {
+	 * the parent's calls again in each child (process_dumps.h); under
+	 * bm-model/2 they would count none of its events. */
+	for (size_t i = 0; whole && processes == 1 && m->version != 2 && i < job->nsymbols; i++) {
 		struct symbol_cost cost;
 		if (symbol_cost(whole, job->symbols[i], &cost) == 0 && (with_profile || cost.recursive)) {
 			*fns = xreallocarray(*fns, n + 1, sizeof **fns);
