@@ -683,7 +683,7 @@ static void fill_report(struct bm_report *r, const char *valgrind_version, const
 
 /* The events that must not differ between runs: all but the system-call
  * times, which are real clock readings. */
-static int same_numbers(const struct bm_benchmark *a, const struct bm_benchmark *b, char *why,
+static int same_numbers(const struct bm_result *a, const struct bm_result *b, char *why,
 			size_t len)
 {
 	if (a->status != b->status) {
@@ -715,7 +715,7 @@ static int verify(const struct bm_report *first, const struct bm_report *second)
 	int differences = 0;
 	char why[256];
 	for (size_t i = 0; i < first->nbenchmarks; i++) {
-		const struct bm_benchmark *a = &first->benchmarks[i], *b = NULL;
+		const struct bm_result *a = &first->benchmarks[i], *b = NULL;
 		for (size_t k = 0; k < second->nbenchmarks && !b; k++)
 			if (strcmp(second->benchmarks[k].id, a->id) == 0)
 				b = &second->benchmarks[k];

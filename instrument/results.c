@@ -27,14 +27,14 @@ static int id_taken(const struct bm_report *r, const char *id)
 	return 0;
 }
 
-static struct bm_benchmark *add(struct bm_report *r, const char *id)
+static struct bm_result *add(struct bm_report *r, const char *id)
 {
 	char *unique = xstrdup(id);
 	for (int k = 2; id_taken(r, unique); k++) {
 		free(unique);
 		unique = xasprintf("%s#%d", id, k);
 	}
-	struct bm_benchmark *b = report_add_benchmark(r);
+	struct bm_result *b = report_add_benchmark(r);
 	benchmark_set_id(b, unique);
 	free(unique);
 	return b;
@@ -45,7 +45,7 @@ static struct bm_benchmark *add(struct bm_report *r, const char *id)
 static struct results_notes *notes;
 
 /* b's numbers and profile from p, noting code without symbols. */
-static void fill(struct bm_benchmark *b, const struct bm_profile *p, const struct bm_model *m, int with_profile)
+static void fill(struct bm_result *b, const struct bm_profile *p, const struct bm_model *m, int with_profile)
 {
 	benchmark_fill(b, p, m, with_profile);
 	struct unnamed_code u;
@@ -57,7 +57,7 @@ static void fill(struct bm_benchmark *b, const struct bm_profile *p, const struc
 	unnamed_code_release(&u);
 }
 
-static void fail(struct bm_benchmark *b, enum bm_status status, const char *reason)
+static void fail(struct bm_result *b, enum bm_status status, const char *reason)
 {
 	b->status = status;
 	b->reason = xstrdup(reason);
@@ -65,7 +65,7 @@ static void fail(struct bm_benchmark *b, enum bm_status status, const char *reas
 
 /* One profile of every process of a finished whole-process or symbol-mode
  * run (process_dumps.h), or NULL after failing b. */
-static struct bm_profile *load_processes(struct bm_benchmark *b, const char *dump, const struct bm_model *m,
+static struct bm_profile *load_processes(struct bm_result *b, const char *dump, const struct bm_model *m,
 					 size_t *processes)
 {
 	char *err = NULL;
@@ -129,7 +129,7 @@ static int without_harness(struct bm_profile *p, const char *dump, const struct 
 	return r < 0 ? -1 : 0;
 }
 
-static void measured(struct bm_benchmark *b, const struct job *job, const struct entry *e,
+static void measured(struct bm_result *b, const struct job *job, const struct entry *e,
 		     const struct bm_model *m, int with_profile)
 {
 	struct bm_profile **parts = NULL;
@@ -166,7 +166,7 @@ static void measured(struct bm_benchmark *b, const struct job *job, const struct
 }
 
 /* The one dump of a finished single-process job, or NULL after failing b. */
-static struct bm_profile *load_one(struct bm_benchmark *b, const char *dump, const struct bm_model *m)
+static struct bm_profile *load_one(struct bm_result *b, const char *dump, const struct bm_model *m)
 {
 	struct bm_profile **parts = NULL;
 	size_t n = 0;
@@ -211,7 +211,7 @@ static int same_events(const struct bm_events *a, const struct bm_events *b)
 }
 
 /* b's numbers from the events of the run of every function. */
-static int fill_from_events(struct bm_benchmark *b, const struct bm_events *ev, const struct bm_model *m)
+static int fill_from_events(struct bm_result *b, const struct bm_events *ev, const struct bm_model *m)
 {
 	char *err = NULL;
 	uint64_t cycles;
@@ -236,7 +236,7 @@ static int fill_from_events(struct bm_benchmark *b, const struct bm_events *ev, 
  * (from the function's own toggled run only when it re-enters itself
  * through other functions), its profile from its own toggled run when it
  * has one. */
-static void measured_symbol(struct bm_benchmark *b, const struct bm_profile *whole, const char *fn,
+static void measured_symbol(struct bm_result *b, const struct bm_profile *whole, const char *fn,
 			    const struct job *toggled, const struct bm_model *m, int with_profile)
 {
 	struct symbol_cost cost;
@@ -282,12 +282,12 @@ static void collect_symbols(struct bm_report *r, const struct job *job, const st
 			    size_t njobs, const struct bm_model *m, int with_profile, const char *keep_dir)
 {
 	const struct entry *e = &job->entries[0];
-	struct bm_benchmark scratch = {0};
+	struct bm_result scratch = {0};
 	size_t processes = 0;
 	struct bm_profile *whole = e->state == ENTRY_DONE ? load_processes(&scratch, e->dump, m, &processes) : NULL;
 	for (size_t i = 0; i < job->nsymbols; i++) {
 		char *id = xasprintf("%s::%s", job->name, job->symbols[i]);
-		struct bm_benchmark *b = add(r, id);
+		struct bm_result *b = add(r, id);
 		free(id);
 		const struct job *toggled = toggled_job(jobs, njobs, job, job->symbols[i]);
 		if (whole)
@@ -310,7 +310,7 @@ size_t results_followups(const struct job *job, const struct bm_model *m, int wi
 	*fns = NULL;
 	if (job->mode != MODE_SYMBOLS || !job->nentries || job->entries[0].state != ENTRY_DONE)
 		return 0;
-	struct bm_benchmark scratch = {0};
+	struct bm_result scratch = {0};
 	size_t processes = 0;
 	struct bm_profile *whole = load_processes(&scratch, job->entries[0].dump, m, &processes);
 	free(scratch.reason);
@@ -337,7 +337,7 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 	for (size_t j = 0; j < njobs; j++) {
 		const struct job *job = &jobs[j];
 		if (job->mode == MODE_HARNESS && job->nentries == 0) {
-			struct bm_benchmark *b = add(r, path_basename(job->program));
+			struct bm_result *b = add(r, path_basename(job->program));
 			fail(b, BM_STATUS_FAILED,
 			     "the program ran no benchmark (does its main call bm_main, e.g. with BM_MAIN()?)");
 		}
@@ -349,7 +349,7 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 		}
 		for (size_t i = 0; i < job->nentries; i++) {
 			const struct entry *e = &job->entries[i];
-			struct bm_benchmark *b = add(r, e->id);
+			struct bm_result *b = add(r, e->id);
 			if (e->state == ENTRY_DONE) {
 				measured(b, job, e, m, with_profile);
 				if (keep_dir && b->status == BM_STATUS_OK)

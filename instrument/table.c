@@ -38,7 +38,7 @@ void table_print(FILE *out, const struct bm_report *r, int whole_process, int co
 		fprintf(out, " %12s %13s", "calls", "cycles/call");
 	fprintf(out, "%s\n", color ? RESET : "");
 	for (size_t i = 0; i < r->nbenchmarks; i++) {
-		const struct bm_benchmark *x = &r->benchmarks[i];
+		const struct bm_result *x = &r->benchmarks[i];
 		if (x->status != BM_STATUS_OK) {
 			int failed = x->status == BM_STATUS_FAILED;
 			fprintf(out, "%-*s %s%s%s: %s\n", (int)w, x->id, color ? (failed ? RED : YELLOW) : "",

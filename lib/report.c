@@ -82,7 +82,7 @@ void syscalls_release(struct bm_syscalls *s)
 	memset(s, 0, sizeof *s);
 }
 
-static void benchmark_release(struct bm_benchmark *b)
+static void benchmark_release(struct bm_result *b)
 {
 	free(b->id);
 	free(b->suite);
@@ -142,15 +142,15 @@ void report_release(struct bm_report *r)
 	memset(r, 0, sizeof *r);
 }
 
-struct bm_benchmark *report_add_benchmark(struct bm_report *r)
+struct bm_result *report_add_benchmark(struct bm_report *r)
 {
 	xgrow(&r->benchmarks, &r->benchmarks_alloc, r->nbenchmarks + 1, sizeof *r->benchmarks);
-	struct bm_benchmark *b = &r->benchmarks[r->nbenchmarks++];
+	struct bm_result *b = &r->benchmarks[r->nbenchmarks++];
 	memset(b, 0, sizeof *b);
 	return b;
 }
 
-void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *unit, double value)
+void benchmark_add_metric(struct bm_result *b, const char *name, const char *unit, double value)
 {
 	assert(isfinite(value));
 	b->metrics = xreallocarray(b->metrics, b->nmetrics + 1, sizeof *b->metrics);
@@ -163,7 +163,7 @@ int metric_unit_is_rate(const char *unit)
 	return (n >= 2 && !strcmp(unit + n - 2, "/s")) || !strcmp(unit, "Hz") || !strcmp(unit, "fps");
 }
 
-double benchmark_speed(const struct bm_benchmark *b)
+double benchmark_speed(const struct bm_result *b)
 {
 	if (b->status != BM_STATUS_OK)
 		return 0;
@@ -193,7 +193,7 @@ static size_t tag_start(const char *id, size_t len)
 	return len;
 }
 
-void benchmark_set_id(struct bm_benchmark *b, const char *id)
+void benchmark_set_id(struct bm_result *b, const char *id)
 {
 	char *copy = xstrdup(id); /* id may be b->id itself */
 	free(b->id);
@@ -378,7 +378,7 @@ static json_t *metric_json(const struct bm_metric *m)
 }
 
 /* The metrics of an imported benchmark into its object j. */
-static void metrics_json(json_t *j, const struct bm_benchmark *b)
+static void metrics_json(json_t *j, const struct bm_result *b)
 {
 	put(j, "metric", json_text(b->metrics[0].name));
 	put(j, "value", jreal(b->metrics[0].value));
@@ -391,7 +391,7 @@ static void metrics_json(json_t *j, const struct bm_benchmark *b)
 	put(j, "extra_metrics", extra);
 }
 
-static json_t *benchmark_json(const struct bm_benchmark *b)
+static json_t *benchmark_json(const struct bm_result *b)
 {
 	json_t *j = need(json_object()), *ev = need(json_object());
 	int imported = b->nmetrics > 0, ok = b->status == BM_STATUS_OK && !imported;

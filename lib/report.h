@@ -71,7 +71,9 @@ struct bm_metric {
 	double value; /* finite */
 };
 
-struct bm_benchmark {
+/* One benchmark's result in a report (libbm's struct bm_benchmark, in
+ * bm.h, is the benchmark a program declares). */
+struct bm_result {
 	char *id;    /* "suite::name[tag]" */
 	char *suite; /* or NULL */
 	char *name;
@@ -149,7 +151,7 @@ struct bm_report {
 	 * (/dev/null).  Part of the series identity. */
 	uint64_t stdin_bytes;
 	char *stdin_sha256;
-	struct bm_benchmark *benchmarks;
+	struct bm_result *benchmarks;
 	size_t nbenchmarks, benchmarks_alloc;
 };
 
@@ -164,10 +166,10 @@ void syscalls_release(struct bm_syscalls *s);
 
 /* Appends a zeroed benchmark owned by r and returns it; the pointer is
  * valid until the next report_add_benchmark. */
-struct bm_benchmark *report_add_benchmark(struct bm_report *r);
+struct bm_result *report_add_benchmark(struct bm_report *r);
 
 /* Appends a metric to b (copies of name and unit); value must be finite. */
-void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *unit, double value);
+void benchmark_add_metric(struct bm_result *b, const char *name, const char *unit, double value);
 
 /* How fast b is, as one number to compare between two runs of it: higher
  * is better, and the impact of a change is (speed - base) / base (SPEC
@@ -182,7 +184,7 @@ void benchmark_add_metric(struct bm_benchmark *b, const char *name, const char *
  *   executions per second.
  * 0 means "not comparable": b is not ok, its value is 0 or negative, or
  * 1 / value overflows a double. */
-double benchmark_speed(const struct bm_benchmark *b);
+double benchmark_speed(const struct bm_result *b);
 
 /* Whether unit measures a rate, higher being better: it ends in "/s"
  * ("runs/s", "MB/s") or is "Hz" or "fps" (case matters: "ms" is a
@@ -192,7 +194,7 @@ int metric_unit_is_rate(const char *unit);
 /* Sets b's id and derives suite, name and tag from it: "s::n[t]" gives
  * suite "s", name "n", tag "t"; without "::" the suite is NULL, without a
  * trailing "[...]" the tag is NULL. */
-void benchmark_set_id(struct bm_benchmark *b, const char *id);
+void benchmark_set_id(struct bm_result *b, const char *id);
 
 /* The JSON of a benchmark's system calls (a new reference). */
 json_t *syscalls_to_json(const struct bm_syscalls *s);

@@ -279,7 +279,7 @@ static int read_status(const json_t *o, const char *at, enum bm_status *st, char
 
 /* suite, name and tag as written, where they are: each replaces what
  * benchmark_set_id derived from the id. */
-static int read_id_parts(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
+static int read_id_parts(const json_t *o, const char *at, struct bm_result *b, char **err)
 {
 	struct {
 		const char *key;
@@ -303,7 +303,7 @@ static int read_id_parts(const json_t *o, const char *at, struct bm_benchmark *b
 }
 
 /* One metric of an imported benchmark: "metric", "value" and "unit" of o. */
-static int read_metric(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
+static int read_metric(const json_t *o, const char *at, struct bm_result *b, char **err)
 {
 	const char *name, *unit;
 	const json_t *v = json_object_get(o, "value");
@@ -318,7 +318,7 @@ static int read_metric(const json_t *o, const char *at, struct bm_benchmark *b, 
 	return 0;
 }
 
-static int read_metrics(const json_t *o, const char *at, struct bm_benchmark *b, char **err)
+static int read_metrics(const json_t *o, const char *at, struct bm_result *b, char **err)
 {
 	json_t *a, *e;
 	char eat[FIELD_MAX];
@@ -453,7 +453,7 @@ static int follows(double claimed, double derived)
  * cycles give, never on a claim.  0 cycles (bm-profile of a file that
  * counted nothing) take no time and have no speed: 0 for both, which is
  * not compared, as a skipped benchmark is not. */
-static int check_numbers(const struct bm_benchmark *b, const char *at, double hz, char **err)
+static int check_numbers(const struct bm_result *b, const char *at, double hz, char **err)
 {
 	if (b->cycles == 0) {
 		if (b->time_s == 0 && b->speed == 0)
@@ -475,7 +475,7 @@ static int check_numbers(const struct bm_benchmark *b, const char *at, double hz
 	return 0;
 }
 
-static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_benchmark *b, char **err)
+static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_result *b, char **err)
 {
 	const char *id;
 	json_t *ev, *sys, *profile;
@@ -505,14 +505,14 @@ static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_
 
 static int by_id(const void *a, const void *b)
 {
-	return strcmp((*(struct bm_benchmark *const *)a)->id, (*(struct bm_benchmark *const *)b)->id);
+	return strcmp((*(struct bm_result *const *)a)->id, (*(struct bm_result *const *)b)->id);
 }
 
 /* No id twice: results are matched by id (the server's series, bm-check's
  * rows), and a second one would be dropped or picked at random. */
 static int check_unique(const struct bm_report *r, char **err)
 {
-	struct bm_benchmark **sorted = xcalloc(r->nbenchmarks + 1, sizeof *sorted);
+	struct bm_result **sorted = xcalloc(r->nbenchmarks + 1, sizeof *sorted);
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		sorted[i] = &r->benchmarks[i];
 	qsort(sorted, r->nbenchmarks, sizeof *sorted, by_id);
@@ -534,7 +534,7 @@ static int read_benchmarks(const json_t *j, struct bm_report *r, char **err)
 	if (n)
 		xgrow(&r->benchmarks, &r->benchmarks_alloc, n, sizeof *r->benchmarks);
 	for (size_t i = 0; i < n; i++) {
-		struct bm_benchmark *b = report_add_benchmark(r);
+		struct bm_result *b = report_add_benchmark(r);
 		field_element_path(at, "", "benchmarks", i);
 		if (field_element(a, i, "", "benchmarks", &e, err) ||
 		    read_benchmark(e, at, r->model.frequency_hz, b, err))

@@ -38,7 +38,7 @@ char *benchmark_name_of(const struct bm_profile *p)
 	return xstrdup(path_basename(p->source));
 }
 
-void benchmark_fill(struct bm_benchmark *b, const struct bm_profile *p, const struct bm_model *m,
+void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struct bm_model *m,
 		    int with_profile)
 {
 	b->status = BM_STATUS_OK;

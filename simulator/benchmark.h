@@ -17,7 +17,7 @@ char *benchmark_name_of(const struct bm_profile *p);
 /* Fills b (status ok) with what p measured under m: events, cycles, time,
  * speed, system calls and, when with_profile, the profile itself.  The id
  * is left to the caller. */
-void benchmark_fill(struct bm_benchmark *b, const struct bm_profile *p, const struct bm_model *m,
+void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struct bm_model *m,
 		    int with_profile);
 
 /* Records m in the report's model, with the cache geometry p was simulated

@@ -415,7 +415,7 @@ static int write_json(const struct dumps *ds, const struct options *o, char **er
 		r.valgrind = xstrdup(valgrind_version(first));
 	benchmark_fill_model(&r.model, model, first);
 	for (size_t i = 0; i < ds->n; i++) {
-		struct bm_benchmark *b = report_add_benchmark(&r);
+		struct bm_result *b = report_add_benchmark(&r);
 		benchmark_set_id(b, ds->d[i].name);
 		benchmark_fill(b, ds->d[i].profile, model, o->with_profile);
 	}

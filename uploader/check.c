@@ -231,7 +231,7 @@ static char *incomparable(const struct bm_report *base, const struct bm_report *
 }
 
 /* The counts behind an "ok" simulated benchmark's speed (b may be NULL). */
-static void counts_of(const struct bm_benchmark *b, struct gate_counts *g)
+static void counts_of(const struct bm_result *b, struct gate_counts *g)
 {
 	memset(g, 0, sizeof *g);
 	if (!b || b->status != BM_STATUS_OK || b->nmetrics)
@@ -243,7 +243,7 @@ static void counts_of(const struct bm_benchmark *b, struct gate_counts *g)
 
 /* An imported benchmark's own figures, shown instead of derived speeds:
  * the head's primary metric, and the baseline's in the same unit. */
-static void imported_values(struct check_row *o, const struct bm_benchmark *h, const struct bm_benchmark *b)
+static void imported_values(struct check_row *o, const struct bm_result *h, const struct bm_result *b)
 {
 	const struct bm_metric *hm = h && h->status == BM_STATUS_OK && h->nmetrics ? &h->metrics[0] : NULL;
 	const struct bm_metric *bm = b && b->nmetrics ? &b->metrics[0] : NULL;
@@ -257,7 +257,7 @@ static void imported_values(struct check_row *o, const struct bm_benchmark *h, c
 		o->base_value = bm->value;
 }
 
-static const struct bm_benchmark *find_benchmark(const struct bm_report *r, const char *id)
+static const struct bm_result *find_benchmark(const struct bm_report *r, const char *id)
 {
 	for (size_t i = 0; i < r->nbenchmarks; i++)
 		if (!strcmp(r->benchmarks[i].id, id))
@@ -305,7 +305,7 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
 	for (size_t i = 0; i < cmp.nrows; i++) {
 		const struct comparison_row *r = &cmp.rows[i];
 		struct check_row *o = &c->rows[c->nrows++];
-		const struct bm_benchmark *hb = r->in_head ? find_benchmark(&head, r->id) : NULL;
+		const struct bm_result *hb = r->in_head ? find_benchmark(&head, r->id) : NULL;
 		o->id = xstrdup(r->id);
 		o->status = xstrdup(r->in_head ? report_status_name(r->status) : "missing");
 		o->reason = dup_or_null(hb ? hb->reason : NULL);
@@ -315,7 +315,7 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
 		o->base_speed = r->base_speed;
 		o->has_impact = r->has_impact;
 		o->impact = r->impact;
-		const struct bm_benchmark *bb = r->has_base ? find_benchmark(&base, r->id) : NULL;
+		const struct bm_result *bb = r->has_base ? find_benchmark(&base, r->id) : NULL;
 		counts_of(hb, &o->counts);
 		counts_of(bb, &o->base_counts);
 		imported_values(o, hb, bb);

@@ -127,7 +127,7 @@ void import_ids_free(struct import_ids *ids)
 #define QUOTE_MAX 200 /* bytes of an id shown in a message */
 
 /* Adds id (valid UTF-8, len bytes) unless it is there. */
-static struct bm_benchmark *add(struct bm_report *r, struct import_ids *ids, const char *id, size_t len, char **err)
+static struct bm_result *add(struct bm_report *r, struct import_ids *ids, const char *id, size_t len, char **err)
 {
 	uint32_t idx;
 	if (len > IMPORT_MAX_ID) {
@@ -149,12 +149,12 @@ static struct bm_benchmark *add(struct bm_report *r, struct import_ids *ids, con
 		return NULL;
 	}
 	idx = strpool_intern(ids->pool, id, len);
-	struct bm_benchmark *b = report_add_benchmark(r);
+	struct bm_result *b = report_add_benchmark(r);
 	benchmark_set_id(b, strpool_get(ids->pool, idx));
 	return b;
 }
 
-struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, const char *raw, size_t raw_len,
+struct bm_result *import_add(struct bm_report *r, struct import_ids *ids, const char *raw, size_t raw_len,
 				char **err)
 {
 	if (memchr(raw, '\0', raw_len)) {
@@ -165,7 +165,7 @@ struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, con
 	 * that are not UTF-8 are one id there. */
 	size_t len;
 	char *id = utf8_repaired(raw, raw_len, &len);
-	struct bm_benchmark *b = add(r, ids, id, len, err);
+	struct bm_result *b = add(r, ids, id, len, err);
 	free(id);
 	return b;
 }

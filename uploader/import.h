@@ -71,7 +71,7 @@ void import_ids_free(struct import_ids *ids);
  * report writes it, each byte that is not UTF-8 as U+FFFD: two names that
  * differ only there are a duplicate.  The pointer is valid until the next
  * benchmark is added. */
-struct bm_benchmark *import_add(struct bm_report *r, struct import_ids *ids, const char *id,
+struct bm_result *import_add(struct bm_report *r, struct import_ids *ids, const char *id,
 				size_t len, char **err);
 
 /* The index in r of the benchmark with that id (taken as import_add

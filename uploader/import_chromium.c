@@ -147,7 +147,7 @@ static int result(struct line *l, struct bm_report *r, struct import_ids *ids, c
 	char *id = xasprintf("%.*s::%.*s", (int)ng, graph, (int)nt, trace);
 	char *units = xstrndup(l->s + l->i, end - l->i);
 	char *why = NULL;
-	struct bm_benchmark *b = import_add(r, ids, id, strlen(id), &why);
+	struct bm_result *b = import_add(r, ids, id, strlen(id), &why);
 	if (b)
 		benchmark_add_metric(b, units, units, v);
 	else

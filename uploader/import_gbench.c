@@ -212,7 +212,7 @@ static int emit(struct state *s, struct bm_report *r, struct import_ids *ids, ch
 		struct group *g = &s->groups[k];
 		const char *id = strpool_get(s->names, (uint32_t)k);
 		char *why = NULL;
-		struct bm_benchmark *b = import_add(r, ids, id, strlen(id), &why);
+		struct bm_result *b = import_add(r, ids, id, strlen(id), &why);
 		if (!b) { /* ids are unique here; only a limit can refuse one */
 			bm_error(err, "%s: %s", s->file, why);
 			free(why);

@@ -485,7 +485,7 @@ static int add_result(struct xml *x)
 		return fail_tag(x, "metric: expected a name");
 	char *id = benchmark_id(q, tag), *why = NULL;
 	long k = import_lookup(q->ids, id, strlen(id));
-	struct bm_benchmark *b = NULL;
+	struct bm_result *b = NULL;
 	if (k >= (long)q->first) { /* another metric of the same benchmark */
 		b = &q->r->benchmarks[k];
 		int seen = 0;
@@ -552,7 +552,7 @@ static int handle_text(struct xml *x, const char *s, size_t n)
 	return 0;
 }
 
-static void fail_benchmark(struct bm_benchmark *b, const char *reason)
+static void fail_benchmark(struct bm_result *b, const char *reason)
 {
 	if (b->status == BM_STATUS_FAILED)
 		return; /* the first failure is the reason */
@@ -584,7 +584,7 @@ static int end_function(struct xml *x)
 		}
 		char *id = benchmark_id(q, f->tag), *why = NULL;
 		long k = import_lookup(q->ids, id, strlen(id));
-		struct bm_benchmark *b = k >= (long)q->first ? &q->r->benchmarks[k]
+		struct bm_result *b = k >= (long)q->first ? &q->r->benchmarks[k]
 				       : k < 0 ? import_add(q->r, q->ids, id, strlen(id), &why)
 					       : NULL;
 		if (b)

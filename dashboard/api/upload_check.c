@@ -88,7 +88,7 @@ static int by_id(const void *a, const void *b)
 /* Imported benchmark i's metrics (they become keys of the server's
  * result_metrics): names and units of at most MAX_NAME bytes, no name
  * twice. */
-static int check_metrics(const struct bm_benchmark *b, size_t i, char **err)
+static int check_metrics(const struct bm_result *b, size_t i, char **err)
 {
 	for (size_t k = 0; k < b->nmetrics; k++) {
 		const struct bm_metric *m = &b->metrics[k];

@@ -60,7 +60,7 @@ static void benchmarks_remember(struct store *st, struct run_job *j, int committ
 }
 
 /* The profile and syscalls of b, compact JSON compressed with zlib. */
-static int profile_blob(const struct bm_benchmark *b, unsigned char **data, size_t *size, size_t *raw)
+static int profile_blob(const struct bm_result *b, unsigned char **data, size_t *size, size_t *raw)
 {
 	json_t *j = json_object();
 	json_object_set(j, "profile", b->profile ? b->profile : json_null());
@@ -84,7 +84,7 @@ static int profile_blob(const struct bm_benchmark *b, unsigned char **data, size
 
 /* The row b is stored as (the rules are here, not in a backend).  *blob
  * is the compressed profile the row points to (the caller frees it). */
-static int result_row(const struct bm_benchmark *b, int64_t bench, struct store_row *row, unsigned char **blob,
+static int result_row(const struct bm_result *b, int64_t bench, struct store_row *row, unsigned char **blob,
 		      char **err)
 {
 	*row = (struct store_row){.benchmark = bench, .status = b->status, .reason = b->reason};
@@ -159,7 +159,7 @@ static int write_run(struct store *st, struct store_tx *tx, struct run_job *j, c
 		return rc;
 	}
 	for (size_t i = 0; i < r->nbenchmarks; i++) {
-		const struct bm_benchmark *b = &r->benchmarks[i];
+		const struct bm_result *b = &r->benchmarks[i];
 		int64_t bench;
 		struct store_row result;
 		unsigned char *blob;

@@ -37,7 +37,7 @@ static void exercise(struct bm_profile *p)
 	r.tool_name = strdup("fuzz");
 	r.tool_version = strdup("0");
 	benchmark_fill_model(&r.model, &model_v1, p);
-	struct bm_benchmark *b = report_add_benchmark(&r);
+	struct bm_result *b = report_add_benchmark(&r);
 	char *name = benchmark_name_of(p);
 	benchmark_set_id(b, name);
 	free(name);

@@ -25,7 +25,7 @@ static inline void fuzz_import(const struct import_format *f, const uint8_t *dat
 	}
 	FUZZ_ASSERT(r.nbenchmarks > 0);
 	for (size_t i = 0; i < r.nbenchmarks; i++) {
-		const struct bm_benchmark *b = &r.benchmarks[i];
+		const struct bm_result *b = &r.benchmarks[i];
 		FUZZ_ASSERT(b->id && *b->id);
 		FUZZ_ASSERT(b->status == BM_STATUS_OK ? b->nmetrics > 0 : b->reason != NULL);
 		for (size_t k = 0; k < b->nmetrics; k++)

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(r.context.branch && r.context.commit && r.nbenchmarks > 0);
 	}
 	for (size_t i = 0; i < r.nbenchmarks; i++) {
-		const struct bm_benchmark *b = &r.benchmarks[i];
+		const struct bm_result *b = &r.benchmarks[i];
 		double speed = benchmark_speed(b);
 		FUZZ_ASSERT(isfinite(speed) && speed >= 0);
 		/* The reader let through only what its cycles give. */

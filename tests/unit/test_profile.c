@@ -258,7 +258,7 @@ START_TEST(report_round_trip)
 	r.tool_name = strdup("bm-profile");
 	r.tool_version = strdup("test");
 	benchmark_fill_model(&r.model, &model_v1, p);
-	struct bm_benchmark *b = report_add_benchmark(&r);
+	struct bm_result *b = report_add_benchmark(&r);
 	benchmark_set_id(b, "fib::bench_fib");
 	benchmark_fill(b, p, &model_v1, 1);
 	snprintf(out, sizeof out, "%s/report.json", workdir);

@@ -126,7 +126,7 @@ static void build(struct bm_report *r)
 	r->binary_path = strdup("/build/bench/bench_sort");
 	r->build_id = strdup("5f2b0c1d");
 
-	struct bm_benchmark *b = report_add_benchmark(r);
+	struct bm_result *b = report_add_benchmark(r);
 	benchmark_set_id(b, "sort::quicksort[n=1000]");
 	b->status = BM_STATUS_OK;
 	set_events(&b->events, evs, sizeof evs / sizeof *evs, 1000);
@@ -200,7 +200,7 @@ static void eq_syscalls(const struct bm_syscalls *a, const struct bm_syscalls *b
 	}
 }
 
-static void eq_benchmark(const struct bm_benchmark *a, const struct bm_benchmark *b)
+static void eq_benchmark(const struct bm_result *a, const struct bm_result *b)
 {
 	eq_str(a->id, b->id);
 	eq_str(a->suite, b->suite);
@@ -369,7 +369,7 @@ START_TEST(a_failed_benchmark_carries_no_numbers)
 	struct bm_report r, back;
 	char *err = NULL;
 	build(&r);
-	struct bm_benchmark *b = &r.benchmarks[1];
+	struct bm_result *b = &r.benchmarks[1];
 	/* Leftovers from a partial measurement must not leak into the JSON. */
 	b->events.v[BM_EV_IR] = 5;
 	b->events.present = 1u << BM_EV_IR;
@@ -406,7 +406,7 @@ END_TEST
 
 static void check_id(const char *id, const char *suite, const char *name, const char *tag)
 {
-	struct bm_benchmark b = {0};
+	struct bm_result b = {0};
 	benchmark_set_id(&b, id);
 	ck_assert_str_eq(b.id, id);
 	eq_str(b.suite, suite);
@@ -721,7 +721,7 @@ START_TEST(unknown_fields_are_ignored)
 	ck_assert_ptr_null(r.context.commit);
 	ck_assert_ptr_null(r.binary_path);
 	ck_assert_uint_eq(r.nbenchmarks, 1);
-	const struct bm_benchmark *b = &r.benchmarks[0];
+	const struct bm_result *b = &r.benchmarks[0];
 	/* suite, name and tag are absent: derived from the id */
 	ck_assert_str_eq(b->suite, "s");
 	ck_assert_str_eq(b->name, "n");

@@ -11,7 +11,7 @@
 
 /* An ok imported benchmark measuring value in unit (one metric, or a
  * second one that must not matter). */
-static void imported(struct bm_benchmark *b, const char *unit, double value)
+static void imported(struct bm_result *b, const char *unit, double value)
 {
 	memset(b, 0, sizeof *b);
 	b->status = BM_STATUS_OK;
@@ -19,7 +19,7 @@ static void imported(struct bm_benchmark *b, const char *unit, double value)
 	benchmark_add_metric(b, "extra", "Hz", 1e9);
 }
 
-static void release(struct bm_benchmark *b)
+static void release(struct bm_result *b)
 {
 	for (size_t i = 0; i < b->nmetrics; i++) {
 		free(b->metrics[i].name);
@@ -30,7 +30,7 @@ static void release(struct bm_benchmark *b)
 
 static double speed_of(const char *unit, double value)
 {
-	struct bm_benchmark b;
+	struct bm_result b;
 	imported(&b, unit, value);
 	double s = benchmark_speed(&b);
 	release(&b);
@@ -39,7 +39,7 @@ static double speed_of(const char *unit, double value)
 
 START_TEST(simulated_speed_is_kept)
 {
-	struct bm_benchmark b = {.status = BM_STATUS_OK, .speed = 1234.5};
+	struct bm_result b = {.status = BM_STATUS_OK, .speed = 1234.5};
 	ck_assert_double_eq(benchmark_speed(&b), 1234.5);
 	b.status = BM_STATUS_FAILED;
 	ck_assert_double_eq(benchmark_speed(&b), 0);
@@ -92,7 +92,7 @@ START_TEST(nothing_to_compare_is_zero)
 	ck_assert_double_eq(speed_of("s", DBL_MIN / 4), 0);
 	ck_assert_double_eq(speed_of("runs/s", DBL_MAX), DBL_MAX);
 
-	struct bm_benchmark b;
+	struct bm_result b;
 	imported(&b, "s", 1);
 	b.status = BM_STATUS_SKIPPED;
 	ck_assert_double_eq(benchmark_speed(&b), 0);
