@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* bm-run's command line: see run_options.h. */
+#include "config.h"
+
+#include "run_options.h"
+
+#include "log.h"
+#include "number.h"
+#include "xalloc.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* bm's own tool where it was built (configure --disable-engine leaves it
+ * out, and callgrind counts). */
+#ifdef BM_ENGINE_BUILT
+#define DEFAULT_ENGINE ENGINE_BM
+#define DEFAULT_ENGINE_NAME "bm"
+#else
+#define DEFAULT_ENGINE ENGINE_CALLGRIND
+#define DEFAULT_ENGINE_NAME "callgrind"
+#endif
+
+static void usage(FILE *out, const struct bm_model *model)
+{
+	fprintf(out,
+		"usage: bm-run [OPTIONS] -- PROGRAM [ARGS...]\n"
+		"       bm-run [OPTIONS] --manifest FILE\n"
+		"\n"
+		"Runs PROGRAM once under Valgrind (bm's own engine, or callgrind) with\n"
+		"pinned caches, a fixed environment and a fixed CPU, and reports for each\n"
+		"benchmark its cycles (%s), estimated time and speed at %.1f GHz, and\n"
+		"apart from them its system calls.  The same binary gives the same numbers\n"
+		"on every run and host.\n"
+		"\n"
+		"Modes: a PROGRAM that links libbm reports each of its benchmarks; with\n"
+		"--bench GLOB each matching function of an unmodified PROGRAM is a\n"
+		"benchmark over all its calls; otherwise the whole process is one.\n"
+		"\n"
+		"  -o, --output FILE   write the bm-report/1 report to FILE\n"
+		"      --filter GLOB   run only the libbm benchmarks whose ids match GLOB\n"
+		"                      (repeatable; the same as the program's --filter)\n"
+		"      --bench GLOB    symbol mode: functions matching GLOB (repeatable)\n"
+		"      --name NAME     the benchmark's name in whole-process mode\n"
+		"      --whole         whole-process mode even for a PROGRAM that links libbm\n"
+		"  -j, --jobs N        run up to N Valgrind processes at once (default 1)\n"
+		"      --manifest FILE run each command line of FILE, one report for all\n"
+		"      --env K=V       add K=V to the program's environment (repeatable)\n"
+		"      --stdin FILE    feed FILE to the program's standard input (default:\n"
+		"                      what bm-run reads on its own, when that is a file or a\n"
+		"                      pipe; else /dev/null)\n"
+		"      --timeout SECONDS  fail a benchmark that runs longer (default: none)\n"
+		"      --verify        run everything twice; fail on any difference\n"
+		"      --cold          measure each libbm benchmark on cold simulated caches\n"
+		"      --warm          measure it after an unmeasured first run, on the caches\n"
+		"                      that run left (the default)\n"
+		"      --engine NAME   count with bm (bm's own Valgrind tool: callgrind's events\n"
+		"                      and call graph, 3-4x faster, on a fixed virtual CPU) or\n"
+		"                      callgrind; default " DEFAULT_ENGINE_NAME ", or BM_ENGINE\n"
+		"      --model NAME    the cost model: bm-model/1 (events weighted 1/5/35) or\n"
+		"                      bm-model/2 (a modern core: each block's code, branch\n"
+		"                      prediction, L2 and prefetch; the bm engine only);\n"
+		"                      default %s, or BM_MODEL\n"
+		"      --cpu NAME      the bm engine's virtual CPU, what the program sees:\n"
+		"                      x86-64-v1 (SSE2 only) or x86-64-v3 (AVX2, BMI2, FMA,\n"
+		"                      as production machines); default x86-64-v3 with\n"
+		"                      bm-model/2, else %s, or BM_CPU\n"
+		"      --branch-sim    simulate branch prediction too: the events Bc, Bcm, Bi\n"
+		"                      and Bim (bm-model/2 always does and costs them)\n"
+		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind;\n"
+		"                      made if missing)\n"
+		"      --print-command print the Valgrind command line of each program, with\n"
+		"                      its environment, and run nothing\n"
+		"      --no-profile    leave the per-function profiles out of the report\n"
+		"  -q, --quiet         no progress and no table; errors are still shown\n"
+		"  -v, --verbose       show what each program wrote to standard output\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n"
+		"\n"
+		"Exit status: 0 when every benchmark ran, 1 when one failed (crashed, was\n"
+		"killed, timed out, exited non-zero) or --verify found a difference, 2 on\n"
+		"a usage or environment error.\n",
+		model->id, model->frequency_hz / 1e9, model->id, virtual_cpu(CPU_DEFAULT)->name);
+}
+
+static int parse_engine(const char *name, const char *what, enum engine *engine)
+{
+	if (strcmp(name, "callgrind") == 0) {
+		*engine = ENGINE_CALLGRIND;
+	} else if (strcmp(name, "bm") == 0) {
+		*engine = ENGINE_BM;
+	} else {
+		log_error("%s is callgrind or bm, not '%s'", what, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_model(const char *name, const char *what, struct run_options *o)
+{
+	const struct bm_model *m = model_lookup(name);
+	if (!m) {
+		log_error("%s is bm-model/1 or bm-model/2, not '%s'", what, name);
+		return -1;
+	}
+	o->model = m;
+	return 0;
+}
+
+static int parse_cpu(const char *name, const char *what, struct run_options *o)
+{
+	if (virtual_cpu_parse(name, &o->cpu) < 0) {
+		log_error("%s is x86-64-v1 or x86-64-v3, not '%s'", what, name);
+		return -1;
+	}
+	o->cpu_from = what;
+	return 0;
+}
+
+int run_options_parse(int argc, char **argv, struct run_options *o)
+{
+	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
+	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
+	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN };
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"bench", required_argument, NULL, OPT_BENCH},
+		{"name", required_argument, NULL, OPT_NAME},
+		{"whole", no_argument, NULL, OPT_WHOLE},
+		{"jobs", required_argument, NULL, 'j'},
+		{"manifest", required_argument, NULL, OPT_MANIFEST},
+		{"env", required_argument, NULL, OPT_ENV},
+		{"stdin", required_argument, NULL, OPT_STDIN},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"verify", no_argument, NULL, OPT_VERIFY},
+		{"warm", no_argument, NULL, OPT_WARM},
+		{"cold", no_argument, NULL, OPT_COLD},
+		{"keep", required_argument, NULL, OPT_KEEP},
+		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"filter", required_argument, NULL, OPT_FILTER},
+		{"print-command", no_argument, NULL, OPT_PRINT_COMMAND},
+		{"engine", required_argument, NULL, OPT_ENGINE},
+		{"cpu", required_argument, NULL, OPT_CPU},
+		{"model", required_argument, NULL, OPT_MODEL},
+		{"branch-sim", no_argument, NULL, OPT_BRANCH_SIM},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, OPT_VERSION},
+		{NULL, 0, NULL, 0},
+	};
+	*o = (struct run_options){.parallel = 1, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
+			      .cpu = CPU_DEFAULT, .model = &model_v1};
+	const char *engine_env = getenv("BM_ENGINE");
+	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
+		return -1;
+	const char *cpu_env = getenv("BM_CPU"), *model_env = getenv("BM_MODEL");
+	if (cpu_env && *cpu_env && parse_cpu(cpu_env, "BM_CPU", o) < 0)
+		return -1;
+	if (model_env && *model_env && parse_model(model_env, "BM_MODEL", o) < 0)
+		return -1;
+	int c;
+	long long whole;
+	char *err = NULL;
+	/* "+": options end at PROGRAM, whose own options follow it. */
+	while ((c = getopt_long(argc, argv, "+o:j:qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_BENCH:
+			o->globs = xreallocarray(o->globs, o->nglobs + 1, sizeof *o->globs);
+			o->globs[o->nglobs++] = optarg;
+			break;
+		case OPT_NAME:
+			o->name = optarg;
+			break;
+		case OPT_WHOLE:
+			o->whole = 1;
+			break;
+		case 'j':
+			if (number_option("--jobs", "a number", optarg, 1, 256, &whole, &err))
+				return log_refusal(err);
+			o->parallel = (int)whole;
+			break;
+		case OPT_MANIFEST:
+			o->manifest = optarg;
+			break;
+		case OPT_ENV:
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				log_error("--env needs KEY=VALUE, not '%s'", optarg);
+				return -1;
+			}
+			o->env = xreallocarray(o->env, o->nenv + 1, sizeof *o->env);
+			o->env[o->nenv++] = optarg;
+			break;
+		case OPT_STDIN:
+			o->stdin_file = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (number_option_real("--timeout", "seconds", optarg, 0.001, 1e6, &o->timeout_s, &err))
+				return log_refusal(err);
+			break;
+		case OPT_VERIFY:
+			o->verify = 1;
+			break;
+		case OPT_WARM:
+		case OPT_COLD:
+			o->warm = c == OPT_WARM;
+			o->warm_given = 1;
+			break;
+		case OPT_KEEP:
+			o->keep_dir = optarg;
+			break;
+		case OPT_NO_PROFILE:
+			o->with_profile = 0;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case OPT_FILTER:
+			o->filters = xreallocarray(o->filters, o->nfilters + 1, sizeof *o->filters);
+			o->filters[o->nfilters++] = optarg;
+			break;
+		case OPT_PRINT_COMMAND:
+			o->print_command = 1;
+			break;
+		case OPT_ENGINE:
+			if (parse_engine(optarg, "--engine", &o->engine) < 0)
+				return -1;
+			break;
+		case OPT_CPU:
+			if (parse_cpu(optarg, "--cpu", o) < 0)
+				return -1;
+			break;
+		case OPT_MODEL:
+			if (parse_model(optarg, "--model", o) < 0)
+				return -1;
+			break;
+		case OPT_BRANCH_SIM:
+			o->branch_sim = 1;
+			break;
+		case 'h':
+			usage(stdout, o->model);
+			return 1;
+		case OPT_VERSION:
+			printf("bm-run %s (%s)\n", PACKAGE_VERSION, o->model->id);
+			return 1;
+		default:
+			fprintf(stderr, "Try 'bm-run --help'.\n");
+			return -1;
+		}
+	}
+	if (o->manifest && optind < argc) {
+		log_error("give either --manifest FILE or -- PROGRAM, not both");
+		return -1;
+	}
+	if (!o->manifest && optind >= argc) {
+		log_error("no program to run");
+		fprintf(stderr, "Try 'bm-run --help'.\n");
+		return -1;
+	}
+	if (o->name && o->manifest) {
+		log_error("--name names one program's benchmark; it does not go with --manifest");
+		return -1;
+	}
+	if (o->name && o->nglobs) {
+		log_error("--name is for whole-process mode; symbol mode names benchmarks after functions");
+		return -1;
+	}
+	if (o->nfilters && o->nglobs) {
+		log_error("--filter selects libbm benchmarks; symbol mode (--bench) names functions");
+		return -1;
+	}
+	/* bm-model/2 counts what only the bm engine counts, on the level of
+	 * the machines programs run on, branches included. */
+	if (o->model->version == 2 && o->engine == ENGINE_CALLGRIND) {
+		log_error("%s needs the bm engine (callgrind does not count its events): measure with --engine bm, or "
+			  "--model bm-model/1",
+			  o->model->id);
+		return -1;
+	}
+	if (o->model->version == 2) {
+		o->branch_sim = 1;
+		if (!o->cpu_from)
+			o->cpu = CPU_X86_64_V3;
+	}
+	/* A CPU asked for and not given would be a number of another CPU. */
+	if (o->cpu_from && o->engine == ENGINE_CALLGRIND) {
+		log_error("%s is the bm engine's virtual CPU, and callgrind's program sees the host's: measure with "
+			  "--engine bm, or without %s",
+			  o->cpu_from, o->cpu_from);
+		return -1;
+	}
+	return 0;
+}
