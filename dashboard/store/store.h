@@ -21,7 +21,6 @@
 
 #include "report.h"
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
