@@ -61,30 +61,13 @@ size_t process_dumps(const char *dump, char ***out)
 	return n + 1;
 }
 
-/* The one dump in path, or NULL with *err set. */
-static struct bm_profile *load_single(const char *path, const struct bm_model *m, char **err)
-{
-	struct bm_profile **parts = NULL;
-	size_t n = 0;
-	struct bm_profile *p = NULL;
-	if (profile_load(path, m, &parts, &n, err) < 0)
-		return NULL;
-	if (n == 1)
-		p = parts[0];
-	else
-		bm_error(err, "'%s' holds %zu dumps, not one", path, n);
-	for (size_t i = 0; !p && i < n; i++)
-		profile_free(parts[i]);
-	free(parts);
-	return p;
-}
-
-struct bm_profile *process_dumps_load(const char *dump, const struct bm_model *m, size_t *processes,
-				      char **err)
+int process_dumps_load(const char *dump, const struct bm_model *m, struct bm_profile **out, size_t *processes,
+		       char **err)
 {
 	char **paths;
 	size_t n = process_dumps(dump, &paths);
-	struct bm_profile *all = load_single(paths[0], m, err);
+	int r = PROCESS_DUMPS_UNUSABLE;
+	struct bm_profile *all = profile_load_one(paths[0], m, err);
 	if (all && n > 1 && all->creator && strncmp(all->creator, "callgrind", 9) == 0) {
 		bm_error(err, "it forked %zu process%s, whose work callgrind counts with their parent's up to the "
 			      "fork (added up, it would count twice): measure with --engine bm, which counts each "
@@ -92,9 +75,10 @@ struct bm_profile *process_dumps_load(const char *dump, const struct bm_model *m
 			 n - 1, n == 2 ? "" : "es");
 		profile_free(all);
 		all = NULL;
+		r = PROCESS_DUMPS_FORKED_UNDER_CALLGRIND;
 	}
 	for (size_t i = 1; all && i < n; i++) {
-		struct bm_profile *p = load_single(paths[i], m, err);
+		struct bm_profile *p = profile_load_one(paths[i], m, err);
 		if (!p || profile_merge(all, p, m, err) < 0) {
 			profile_free(all);
 			all = NULL;
@@ -105,5 +89,6 @@ struct bm_profile *process_dumps_load(const char *dump, const struct bm_model *m
 		free(paths[i]);
 	free(paths);
 	*processes = n;
-	return all;
+	*out = all;
+	return all ? 0 : r;
 }

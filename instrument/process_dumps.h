@@ -22,10 +22,12 @@
 size_t process_dumps(const char *dump, char ***out);
 
 /* One profile of every process of the run whose first process wrote
- * dump (profile_merge of each file's), with *processes how many there
- * were.  Returns NULL with *err set when a file is unusable or the run
- * forked under callgrind. */
-struct bm_profile *process_dumps_load(const char *dump, const struct bm_model *m, size_t *processes,
-				      char **err);
+ * dump (profile_merge of each file's) into *out, with *processes how many
+ * there were.  Returns 0, or with *err set and *out NULL:
+ * PROCESS_DUMPS_UNUSABLE (a file cannot be read as one dump) or
+ * PROCESS_DUMPS_FORKED_UNDER_CALLGRIND (*err says why and what to do). */
+enum { PROCESS_DUMPS_UNUSABLE = -1, PROCESS_DUMPS_FORKED_UNDER_CALLGRIND = -2 };
+int process_dumps_load(const char *dump, const struct bm_model *m, struct bm_profile **out, size_t *processes,
+		       char **err);
 
 #endif

@@ -48,9 +48,11 @@ static struct results_notes *notes;
 static void fill(struct bm_result *b, const struct bm_profile *p, const struct bm_model *m, int with_profile)
 {
 	benchmark_fill(b, p, m, with_profile);
+	if (!notes)
+		return;
 	struct unnamed_code u;
 	unnamed_code_of(p, &u);
-	if (notes && u.share >= 0.1) {
+	if (u.share >= 0.1) {
 		notes->unnamed_benchmarks++;
 		unnamed_code_add_objects(&notes->unnamed, &u);
 	}
@@ -69,10 +71,13 @@ static struct bm_profile *load_processes(struct bm_result *b, const char *dump, 
 					 size_t *processes)
 {
 	char *err = NULL;
-	struct bm_profile *p = process_dumps_load(dump, m, processes, &err);
-	if (!p) {
+	struct bm_profile *p;
+	int r = process_dumps_load(dump, m, &p, processes, &err);
+	if (r == PROCESS_DUMPS_FORKED_UNDER_CALLGRIND) {
+		fail(b, BM_STATUS_FAILED, err);
+	} else if (r < 0) {
 		char *why = xasprintf("its callgrind file is unusable: %s", err);
-		fail(b, BM_STATUS_FAILED, strstr(err, "it forked") == err ? err : why);
+		fail(b, BM_STATUS_FAILED, why);
 		free(why);
 	}
 	free(err);
@@ -112,28 +117,34 @@ static int without_harness(struct bm_profile *p, const char *dump, const struct 
 	long n = dot ? strtol(dot + 1, NULL, 10) : 0;
 	int r = 0;
 	for (long k = n - 1; k >= n - 2 && k >= 1 && r == 0; k--) {
-		char *path = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k);
-		struct bm_profile **parts = NULL;
-		size_t np = 0;
-		char *why = NULL;
-		if (profile_load(path, m, &parts, &np, &why) == 0 && np == 1 && parts[0]->trigger &&
-		    strcmp(parts[0]->trigger, OVERHEAD_TRIGGER) == 0) {
-			r = profile_subtract(p, parts[0], OVERHEAD_RUN, m, err) < 0 ? -1 : 1;
-		}
-		for (size_t i = 0; i < np; i++)
-			profile_free(parts[i]);
-		free(parts);
+		char *path = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k), *why = NULL;
+		struct bm_profile *overhead = profile_load_one(path, m, &why);
+		if (overhead && overhead->trigger && strcmp(overhead->trigger, OVERHEAD_TRIGGER) == 0)
+			r = profile_subtract(p, overhead, OVERHEAD_RUN, m, err) < 0 ? -1 : 1;
+		profile_free(overhead);
 		free(why);
 		free(path);
 	}
 	return r < 0 ? -1 : 0;
 }
 
+/* The one dump of a finished single-process run, or NULL after failing b. */
+static struct bm_profile *load_one(struct bm_result *b, const char *dump, const struct bm_model *m)
+{
+	char *err = NULL;
+	struct bm_profile *p = profile_load_one(dump, m, &err);
+	if (!p) {
+		char *why = xasprintf("its callgrind file is unusable: %s", err);
+		fail(b, BM_STATUS_FAILED, why);
+		free(why);
+	}
+	free(err);
+	return p;
+}
+
 static void measured(struct bm_result *b, const struct job *job, const struct entry *e,
 		     const struct bm_model *m, int with_profile)
 {
-	struct bm_profile **parts = NULL;
-	size_t n = 0;
 	char *err = NULL;
 	if (job->mode == MODE_WHOLE) {
 		size_t processes;
@@ -143,48 +154,22 @@ static void measured(struct bm_result *b, const struct job *job, const struct en
 		profile_free(all);
 		return;
 	}
-	if (profile_load(e->dump, m, &parts, &n, &err) < 0 || n != 1) {
-		char *why = xasprintf("its callgrind file is unusable: %s",
-				      err ? err : "not exactly one dump in it");
-		fail(b, BM_STATUS_FAILED, why);
-		free(why);
-	} else if (job->mode == MODE_SYMBOL && parts[0]->nfns == 0) {
+	struct bm_profile *p = load_one(b, e->dump, m);
+	if (!p)
+		return;
+	if (job->mode == MODE_SYMBOL && p->nfns == 0) {
 		char *why = xasprintf("'%s' was never called", job->symbol);
 		fail(b, BM_STATUS_FAILED, why);
 		free(why);
-	} else if (job->mode == MODE_HARNESS && m->version == 2 && without_harness(parts[0], e->dump, m, &err) < 0) {
+	} else if (job->mode == MODE_HARNESS && m->version == 2 && without_harness(p, e->dump, m, &err) < 0) {
 		char *why = xasprintf("its callgrind file is unusable: %s", err);
 		fail(b, BM_STATUS_FAILED, why);
 		free(why);
 	} else {
-		fill(b, parts[0], m, with_profile);
+		fill(b, p, m, with_profile);
 	}
-	for (size_t i = 0; i < n; i++)
-		profile_free(parts[i]);
-	free(parts);
+	profile_free(p);
 	free(err);
-}
-
-/* The one dump of a finished single-process job, or NULL after failing b. */
-static struct bm_profile *load_one(struct bm_result *b, const char *dump, const struct bm_model *m)
-{
-	struct bm_profile **parts = NULL;
-	size_t n = 0;
-	char *err = NULL;
-	struct bm_profile *p = NULL;
-	if (profile_load(dump, m, &parts, &n, &err) < 0 || n != 1) {
-		char *why = xasprintf("its callgrind file is unusable: %s",
-				      err ? err : "not exactly one dump in it");
-		fail(b, BM_STATUS_FAILED, why);
-		free(why);
-		for (size_t i = 0; i < n; i++)
-			profile_free(parts[i]);
-	} else {
-		p = parts[0];
-	}
-	free(parts);
-	free(err);
-	return p;
 }
 
 /* The job that measured fn alone (MODE_SYMBOL), if there is one. */

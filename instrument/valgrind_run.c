@@ -44,15 +44,22 @@ static void measure_overhead(int how)
 		measure_under_valgrind(&(struct bm_entry){.bench = &overhead, .id = id}, how);
 }
 
-/* In the child: one benchmark, then exit without the parent's atexit
- * handlers and stdio buffers. */
-static void child(const struct bm_entry *e, int warm)
+/* One benchmark in this process, as bm-run is told: "start", the
+ * harness's cost when asked, the benchmark, "done" with its dump. */
+static void measure_one(const struct bm_entry *e, int warm)
 {
 	control_send("start %s %d", e->id, (int)getpid());
 	int how = !warm ? MEASURE_COLD : registry_warm_rerun(e->bench) ? MEASURE_WARM_RERUN : MEASURE_WARM;
 	measure_overhead(how);
 	unsigned dump = measure_under_valgrind(e, how);
 	control_send("done %s %u", e->id, dump);
+}
+
+/* In the child: one benchmark, then exit without the parent's atexit
+ * handlers and stdio buffers. */
+static void child(const struct bm_entry *e, int warm)
+{
+	measure_one(e, warm);
 	_exit(0);
 }
 
@@ -127,10 +134,7 @@ void run_under_valgrind(struct bm_plan *plan, size_t first, int warm)
 		int status = 0;
 		if (pid < 0) {
 			/* No process to spare: measure here, at the cost of isolation. */
-			control_send("start %s %d", e->id, (int)getpid());
-			int how = !warm ? MEASURE_COLD : registry_warm_rerun(e->bench) ? MEASURE_WARM_RERUN : MEASURE_WARM;
-			unsigned dump = measure_under_valgrind(e, how);
-			control_send("done %s %u", e->id, dump);
+			measure_one(e, warm);
 		} else {
 			while (waitpid(pid, &status, 0) < 0)
 				;

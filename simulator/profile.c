@@ -416,6 +416,22 @@ int profile_load(const char *path, const struct bm_model *m, struct bm_profile *
 	return loaded(&l, r, out, n);
 }
 
+struct bm_profile *profile_load_one(const char *path, const struct bm_model *m, char **err)
+{
+	struct bm_profile **parts = NULL, *p = NULL;
+	size_t n = 0;
+	if (profile_load(path, m, &parts, &n, err) < 0)
+		return NULL;
+	if (n == 1)
+		p = parts[0];
+	else
+		bm_error(err, "not exactly one dump in it");
+	for (size_t i = 0; !p && i < n; i++)
+		profile_free(parts[i]);
+	free(parts);
+	return p;
+}
+
 int profile_load_buffer(const char *name, const char *data, size_t size, const struct bm_model *m,
 			struct bm_profile ***out, size_t *n, char **err)
 {
@@ -440,20 +456,30 @@ static void remap(const uint64_t *src, const int *cols, size_t n, uint64_t *out,
 		out[cols[i]] = src[i];
 }
 
-int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const struct bm_model *m,
-		  char **err)
+/* Each of src's columns' index in dst, by event name, into cols: -1
+ * when all are there, else the first of src's that dst lacks. */
+static int map_columns(const struct bm_profile *dst, const struct bm_profile *src, int *cols)
 {
-	int cols[CG_MAX_EVENTS];
-	uint64_t buf[CG_MAX_EVENTS];
 	for (size_t i = 0; i < src->nevents; i++) {
 		cols[i] = -1;
 		for (size_t j = 0; j < dst->nevents; j++)
 			if (strcmp(src->events[i], dst->events[j]) == 0)
 				cols[i] = (int)j;
 		if (cols[i] < 0)
-			return bm_error(err, "cannot merge '%s' into '%s': it counts %s, which the other does not",
-					src->source, dst->source, src->events[i]);
+			return (int)i;
 	}
+	return -1;
+}
+
+int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const struct bm_model *m,
+		  char **err)
+{
+	int cols[CG_MAX_EVENTS];
+	uint64_t buf[CG_MAX_EVENTS];
+	int missing = map_columns(dst, src, cols);
+	if (missing >= 0)
+		return bm_error(err, "cannot merge '%s' into '%s': it counts %s, which the other does not",
+				src->source, dst->source, src->events[missing]);
 	uint32_t *fn_map = xcalloc(src->nfns ? src->nfns : 1, sizeof *fn_map);
 	size_t ne = dst->nevents;
 	int r = 0;
@@ -525,15 +551,10 @@ int profile_subtract(struct bm_profile *dst, const struct bm_profile *src, const
 {
 	int cols[CG_MAX_EVENTS];
 	uint64_t buf[CG_MAX_EVENTS];
-	for (size_t i = 0; i < src->nevents; i++) {
-		cols[i] = -1;
-		for (size_t j = 0; j < dst->nevents; j++)
-			if (strcmp(src->events[i], dst->events[j]) == 0)
-				cols[i] = (int)j;
-		if (cols[i] < 0)
-			return bm_error(err, "cannot take '%s' out of '%s': it counts %s, which the other does not",
-					src->source, dst->source, src->events[i]);
-	}
+	int missing = map_columns(dst, src, cols);
+	if (missing >= 0)
+		return bm_error(err, "cannot take '%s' out of '%s': it counts %s, which the other does not",
+				src->source, dst->source, src->events[missing]);
 	size_t ne = dst->nevents;
 	uint32_t *fn_map = xcalloc(src->nfns ? src->nfns : 1, sizeof *fn_map);
 	for (uint32_t i = 0; i < src->nfns; i++) {

@@ -84,6 +84,11 @@ struct bm_profile {
 int profile_load(const char *path, const struct bm_model *m, struct bm_profile ***out, size_t *n,
 		 char **err);
 
+/* The one dump of a file that holds exactly one (a process's final dump,
+ * a benchmark's): the profile, or NULL with *err set (profile_load's
+ * errors, or "not exactly one dump in it"). */
+struct bm_profile *profile_load_one(const char *path, const struct bm_model *m, char **err);
+
 /* The same from memory (tests, fuzzing); name is used in messages. */
 int profile_load_buffer(const char *name, const char *data, size_t size, const struct bm_model *m,
 			struct bm_profile ***out, size_t *n, char **err);
