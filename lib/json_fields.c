@@ -76,6 +76,50 @@ int field_number(const json_t *o, const char *at, const char *key, double *out, 
 	return 0;
 }
 
+int field_signed_number(const json_t *o, const char *at, const char *key, double *out, char **err)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v)
+		return field_missing(err, at, key);
+	if (!json_is_number(v))
+		return field_wrong(err, at, key, "a number");
+	*out = json_number_value(v);
+	return 0;
+}
+
+int field_optional_number(const json_t *o, const char *at, const char *key, double *out, char **err)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return field_wrong(err, at, key, "a number or null");
+	*out = json_number_value(v);
+	return 1;
+}
+
+int field_optional_count(const json_t *o, const char *at, const char *key, uint64_t *out, char **err)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v || json_is_null(v))
+		return 0;
+	if (!field_is_count(v))
+		return field_wrong(err, at, key, "a non-negative integer or null");
+	*out = (uint64_t)json_integer_value(v);
+	return 1;
+}
+
+int field_bool(const json_t *o, const char *at, const char *key, int *out, char **err)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v)
+		return field_missing(err, at, key);
+	if (!json_is_boolean(v))
+		return field_wrong(err, at, key, "true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
 /* A member that must be an object or an array (of type, FIELD_REQUIRED) or may
  * be absent or null (FIELD_OPTIONAL, *out NULL); json_t is not const because
  * Jansson's getters hand out plain pointers into the tree. */

@@ -35,6 +35,14 @@ int field_is_count(const json_t *v);
 int field_count(const json_t *o, const char *at, const char *key, uint64_t *out, char **err);
 /* A required finite number >= 0. */
 int field_number(const json_t *o, const char *at, const char *key, double *out, char **err);
+/* A required number of any sign (an impact, a bound). */
+int field_signed_number(const json_t *o, const char *at, const char *key, double *out, char **err);
+/* A number of any sign, or a count, that may be absent or null: 1 with
+ * *out set, 0 when absent or null, -1 with *err for another type. */
+int field_optional_number(const json_t *o, const char *at, const char *key, double *out, char **err);
+int field_optional_count(const json_t *o, const char *at, const char *key, uint64_t *out, char **err);
+/* A required true or false. */
+int field_bool(const json_t *o, const char *at, const char *key, int *out, char **err);
 /* An object or an array member, borrowed (FIELD_OPTIONAL: *out NULL when
  * absent or null); not const, as Jansson's getters hand out plain
  * pointers into the tree. */

@@ -5,6 +5,7 @@
 #include "check.h"
 
 #include "error.h"
+#include "json_fields.h"
 #include "report.h"
 #include "series_identity.h"
 #include "xalloc.h"
@@ -330,19 +331,6 @@ int check_from_files(struct check *c, const char *base_path, const char *head_pa
 
 /* Online ------------------------------------------------------------------ */
 
-/* A number field that may be null: 1 with *x set, 0 for null or absent,
- * -1 for another type. */
-static int optional_number(const json_t *o, const char *key, double *x)
-{
-	const json_t *v = json_object_get(o, key);
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return -1;
-	*x = json_number_value(v);
-	return 1;
-}
-
 static int verdict_of_name(const char *name, enum verdict *v)
 {
 	for (int i = VERDICT_REGRESSION; i < VERDICT_COUNT; i++)
@@ -353,39 +341,28 @@ static int verdict_of_name(const char *name, enum verdict *v)
 	return -1;
 }
 
-/* A count: a JSON integer from 0 up. */
-static int count_of(const json_t *v, uint64_t *n)
-{
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		return -1;
-	*n = (uint64_t)json_integer_value(v);
-	return 0;
-}
-
 /* The optional cycles and events of one side of a row (bm-server adds
  * them to "ok" results); an unknown event name is skipped, for a newer
  * server. */
-static int read_counts(const json_t *b, const char *cycles_key, const char *events_key, size_t i,
+static int read_counts(const json_t *b, const char *at, const char *cycles_key, const char *events_key,
 		       struct gate_counts *g, char **err)
 {
-	const json_t *cycles = json_object_get(b, cycles_key), *events = json_object_get(b, events_key), *v;
+	json_t *events, *v;
 	const char *name;
+	char in[FIELD_MAX];
 	memset(g, 0, sizeof *g);
-	if (cycles && !json_is_null(cycles)) {
-		if (count_of(cycles, &g->cycles))
-			return bm_error(err, "benchmarks[%zu].%s: expected a count", i, cycles_key);
-		g->has_cycles = 1;
-	}
-	if (!events || json_is_null(events))
-		return 0;
-	if (!json_is_object(events))
-		return bm_error(err, "benchmarks[%zu].%s: expected an object of counts", i, events_key);
-	json_object_foreach((json_t *)events, name, v) {
+	int has = field_optional_count(b, at, cycles_key, &g->cycles, err);
+	if (has < 0 || field_object(b, at, events_key, FIELD_OPTIONAL, &events, err))
+		return -1;
+	g->has_cycles = has;
+	field_path(in, "%s%s.", at, events_key);
+	json_object_foreach(events, name, v) {
 		int e = events_lookup(name);
 		if (e < 0)
 			continue;
-		if (count_of(v, &g->events.v[e]))
-			return bm_error(err, "benchmarks[%zu].%s.%s: expected a count", i, events_key, name);
+		if (!field_is_count(v))
+			return field_wrong(err, in, name, "a non-negative integer");
+		g->events.v[e] = (uint64_t)json_integer_value(v);
 		g->events.present |= 1u << e;
 	}
 	return 0;
@@ -393,62 +370,68 @@ static int read_counts(const json_t *b, const char *cycles_key, const char *even
 
 /* A row's "acknowledgement": null, absent or {"by", "reason", "covers",
  * "impact"}. */
-static int read_ack(const json_t *b, size_t i, struct check_row *o, char **err)
+static int read_ack(const json_t *b, const char *at, struct check_row *o, char **err)
 {
-	const json_t *a = json_object_get(b, "acknowledgement");
-	if (!a || json_is_null(a))
+	json_t *a;
+	const char *by, *reason;
+	char in[FIELD_MAX];
+	if (field_object(b, at, "acknowledgement", FIELD_OPTIONAL, &a, err))
+		return -1;
+	if (!a)
 		return 0;
-	const char *by = json_string_value(json_object_get(a, "by")),
-		   *reason = json_string_value(json_object_get(a, "reason"));
-	const json_t *covers = json_object_get(a, "covers");
-	int hi = optional_number(a, "impact", &o->ack_impact);
-	if (!by || !reason || !json_is_boolean(covers) || hi < 0)
-		return bm_error(err, "benchmarks[%zu].acknowledgement: expected {\"by\", \"reason\", \"covers\", \"impact\"}",
-				i);
+	field_path(in, "%sacknowledgement.", at);
+	int hi;
+	if (field_string(a, in, "by", FIELD_REQUIRED, &by, err) ||
+	    field_string(a, in, "reason", FIELD_REQUIRED, &reason, err) ||
+	    field_bool(a, in, "covers", &o->ack_covers, err) ||
+	    (hi = field_optional_number(a, in, "impact", &o->ack_impact, err)) < 0)
+		return -1;
 	o->ack_by = bm_escape_controls(by);
 	o->ack_reason = bm_escape_controls(reason);
 	o->has_ack_impact = hi;
-	o->ack_covers = json_is_true(covers);
 	return 0;
 }
 
-static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
+static int is_status(const char *s)
 {
-	const char *id = json_string_value(json_object_get(b, "id"));
-	const char *status = json_string_value(json_object_get(b, "status"));
-	const json_t *reason = json_object_get(b, "reason");
-	if (!json_is_object(b))
-		return bm_error(err, "benchmarks[%zu]: expected an object", i);
-	if (!id)
-		return bm_error(err, "benchmarks[%zu].id: expected a string", i);
-	if (!status || (strcmp(status, "ok") && strcmp(status, "failed") && strcmp(status, "skipped") &&
-			strcmp(status, "not-run") && strcmp(status, "missing")))
-		return bm_error(err,
-				"benchmarks[%zu].status: expected \"ok\", \"failed\", \"skipped\", \"not-run\" or "
-				"\"missing\"",
-				i);
-	if (reason && !json_is_null(reason) && !json_is_string(reason))
-		return bm_error(err, "benchmarks[%zu].reason: expected a string or null", i);
-	int hs = optional_number(b, "speed", &o->speed), hb = optional_number(b, "base_speed", &o->base_speed),
-	    hi = optional_number(b, "impact", &o->impact);
-	if (hs < 0 || hb < 0 || hi < 0)
-		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i,
-				hs < 0 ? "speed" : hb < 0 ? "base_speed" : "impact");
-	if (read_counts(b, "cycles", "events", i, &o->counts, err) ||
-	    read_counts(b, "base_cycles", "base_events", i, &o->base_counts, err))
+	static const char *const known[] = {"ok", "failed", "skipped", "not-run", "missing"};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (!strcmp(s, known[i]))
+			return 1;
+	return 0;
+}
+
+static int read_row(const json_t *benchmarks, size_t i, struct check_row *o, char **err)
+{
+	json_t *b;
+	const char *id, *status, *reason, *unit;
+	char at[FIELD_MAX];
+	if (field_element(benchmarks, i, "", "benchmarks", &b, err))
 		return -1;
-	const char *unit = json_string_value(json_object_get(b, "unit"));
-	int hv = optional_number(b, "value", &o->value), hbv = optional_number(b, "base_value", &o->base_value);
-	if (hv < 0 || hbv < 0)
-		return bm_error(err, "benchmarks[%zu].%s: expected a number or null", i, hv < 0 ? "value" : "base_value");
-	if (read_ack(b, i, o, err))
+	field_element_path(at, "", "benchmarks", i);
+	if (field_string(b, at, "id", FIELD_REQUIRED, &id, err) ||
+	    field_string(b, at, "status", FIELD_REQUIRED, &status, err) ||
+	    field_string(b, at, "reason", FIELD_OPTIONAL, &reason, err) ||
+	    field_string(b, at, "unit", FIELD_OPTIONAL, &unit, err))
+		return -1;
+	if (!is_status(status))
+		return field_wrong(err, at, "status", "\"ok\", \"failed\", \"skipped\", \"not-run\" or \"missing\"");
+	int hs, hb, hi, hv, hbv;
+	if ((hs = field_optional_number(b, at, "speed", &o->speed, err)) < 0 ||
+	    (hb = field_optional_number(b, at, "base_speed", &o->base_speed, err)) < 0 ||
+	    (hi = field_optional_number(b, at, "impact", &o->impact, err)) < 0 ||
+	    (hv = field_optional_number(b, at, "value", &o->value, err)) < 0 ||
+	    (hbv = field_optional_number(b, at, "base_value", &o->base_value, err)) < 0)
+		return -1;
+	if (read_counts(b, at, "cycles", "events", &o->counts, err) ||
+	    read_counts(b, at, "base_cycles", "base_events", &o->base_counts, err) || read_ack(b, at, o, err))
 		return -1;
 	o->unit = unit && (hv || hbv) ? bm_escape_controls(unit) : NULL;
 	o->has_value = o->unit && hv;
 	o->has_base_value = o->unit && hbv;
 	o->id = bm_escape_controls(id);
 	o->status = xstrdup(status);
-	o->reason = bm_escape_controls(json_string_value(reason));
+	o->reason = bm_escape_controls(reason);
 	o->has_speed = hs;
 	o->has_base = hb;
 	o->has_impact = hi;
@@ -460,44 +443,39 @@ static int read_row(const json_t *b, size_t i, struct check_row *o, char **err)
  * printed as they came, but cannot drive a terminal. */
 static int from_json(struct check *c, const json_t *j, char **err)
 {
-	const char *commit = json_string_value(json_object_get(j, "commit"));
-	const char *verdict = json_string_value(json_object_get(j, "verdict"));
-	const char *reason = json_string_value(json_object_get(j, "baseline_reason"));
-	const json_t *baseline = json_object_get(j, "baseline"), *benchmarks = json_object_get(j, "benchmarks");
-	const json_t *platform = json_object_get(j, "platform");
+	const char *commit, *verdict, *reason, *sha = NULL, *model, *arch = NULL, *os = NULL, *compiler = NULL;
+	json_t *baseline, *benchmarks, *platform;
 	if (!json_is_object(j))
 		return bm_error(err, "expected a JSON object");
-	if (!commit)
-		return bm_error(err, "commit: expected a string");
-	if (!verdict || verdict_of_name(verdict, &c->verdict))
-		return bm_error(err, "verdict: expected one of regression, improvement, neutral, no-baseline, failed, "
-				     "acknowledged");
-	if (!reason)
-		return bm_error(err, "baseline_reason: expected a string");
-	if (!json_is_null(baseline) && !json_is_string(json_object_get(baseline, "sha")))
-		return bm_error(err, "baseline.sha: expected a string (or baseline null)");
-	if (optional_number(j, "threshold", &c->threshold) != 1)
-		return bm_error(err, "threshold: expected a number");
-	int has = optional_number(j, "commit_impact", &c->commit_impact);
-	if (has < 0)
-		return bm_error(err, "commit_impact: expected a number or null");
-	if (!json_is_array(benchmarks))
-		return bm_error(err, "benchmarks: expected an array");
-	c->has_commit_impact = has;
+	if (field_string(j, "", "commit", FIELD_REQUIRED, &commit, err) ||
+	    field_string(j, "", "verdict", FIELD_REQUIRED, &verdict, err) ||
+	    field_string(j, "", "baseline_reason", FIELD_REQUIRED, &reason, err) ||
+	    field_string(j, "", "model", FIELD_OPTIONAL, &model, err) ||
+	    field_object(j, "", "baseline", FIELD_OPTIONAL, &baseline, err) ||
+	    (baseline && field_string(baseline, "baseline.", "sha", FIELD_REQUIRED, &sha, err)) ||
+	    field_object(j, "", "platform", FIELD_OPTIONAL, &platform, err) ||
+	    (platform && (field_string(platform, "platform.", "arch", FIELD_OPTIONAL, &arch, err) ||
+			  field_string(platform, "platform.", "os", FIELD_OPTIONAL, &os, err) ||
+			  field_string(platform, "platform.", "compiler", FIELD_OPTIONAL, &compiler, err))) ||
+	    field_signed_number(j, "", "threshold", &c->threshold, err) ||
+	    (c->has_commit_impact = field_optional_number(j, "", "commit_impact", &c->commit_impact, err)) < 0 ||
+	    field_array(j, "", "benchmarks", FIELD_REQUIRED, &benchmarks, err))
+		return -1;
+	if (verdict_of_name(verdict, &c->verdict))
+		return field_wrong(err, "", "verdict",
+				   "one of regression, improvement, neutral, no-baseline, failed, acknowledged");
 	c->commit = bm_escape_controls(commit);
-	c->has_baseline = !json_is_null(baseline);
-	c->baseline = bm_escape_controls(json_string_value(json_object_get(baseline, "sha")));
+	c->has_baseline = baseline != NULL;
+	c->baseline = bm_escape_controls(sha);
 	c->baseline_reason = bm_escape_controls(reason);
-	c->model = bm_escape_controls(json_string_value(json_object_get(j, "model")));
-	c->arch = bm_escape_controls(json_string_value(json_object_get(platform, "arch")));
-	if (json_is_object(platform))
-		c->platform = check_platform_key(json_string_value(json_object_get(platform, "arch")),
-						 json_string_value(json_object_get(platform, "os")),
-						 json_string_value(json_object_get(platform, "compiler")));
+	c->model = bm_escape_controls(model);
+	c->arch = bm_escape_controls(arch);
+	if (platform)
+		c->platform = check_platform_key(arch, os, compiler);
 	size_t n = json_array_size(benchmarks);
 	c->rows = xcalloc(n + 1, sizeof *c->rows);
 	for (size_t i = 0; i < n; i++) {
-		if (read_row(json_array_get(benchmarks, i), i, &c->rows[c->nrows], err))
+		if (read_row(benchmarks, i, &c->rows[c->nrows], err))
 			return -1;
 		c->nrows++;
 	}

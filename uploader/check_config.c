@@ -5,6 +5,7 @@
 #include "check_config.h"
 
 #include "error.h"
+#include "json_fields.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -22,12 +23,14 @@ void check_config_release(struct check_config *cfg)
 	memset(cfg, 0, sizeof *cfg);
 }
 
-static int threshold_of(const json_t *v, double max, double *t)
+/* A threshold: a fraction from 0 to max. */
+static int threshold_of(const json_t *o, const char *at, const char *key, double max, double *t, char **err)
 {
-	if (!json_is_number(v))
+	if (field_signed_number(o, at, key, t, err))
 		return -1;
-	*t = json_number_value(v);
-	return *t >= 0 && *t <= max ? 0 : -1;
+	if (*t < 0 || *t > max)
+		return bm_error(err, "%s%s: expected a number from 0 to %g", at, key, max);
+	return 0;
 }
 
 static int read_rule(struct check_config *cfg, const char *pattern, const json_t *v, char **err)
@@ -42,8 +45,11 @@ static int read_rule(struct check_config *cfg, const char *pattern, const json_t
 	json_object_foreach((json_t *)v, key, x)
 		if (strcmp(key, "threshold"))
 			return bm_error(err, "benchmarks.\"%s\": unknown key '%s' (known: threshold)", pattern, key);
-	if (threshold_of(json_object_get(v, "threshold"), 1, &r->threshold))
-		return bm_error(err, "benchmarks.\"%s\".threshold: expected a number from 0 to 1", pattern);
+	char *at = xasprintf("benchmarks.\"%s\".", pattern);
+	int rc = threshold_of(v, at, "threshold", 1, &r->threshold, err);
+	free(at);
+	if (rc)
+		return -1;
 	r->pattern = xstrdup(pattern);
 	cfg->nrules++;
 	return 0;
@@ -57,8 +63,8 @@ static int read_root(struct check_config *cfg, const json_t *root, char **err)
 		return bm_error(err, "expected a JSON object");
 	json_object_foreach((json_t *)root, key, v) {
 		if (!strcmp(key, "threshold")) {
-			if (threshold_of(v, 0.5, &cfg->threshold))
-				return bm_error(err, "threshold: expected a number from 0 to 0.5");
+			if (threshold_of(root, "", "threshold", 0.5, &cfg->threshold, err))
+				return -1;
 			cfg->has_threshold = 1;
 		} else if (!strcmp(key, "metric")) {
 			if (!json_is_string(v) || gate_metric_lookup(json_string_value(v), &cfg->metric))

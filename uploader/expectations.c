@@ -5,6 +5,7 @@
 #include "expectations.h"
 
 #include "error.h"
+#include "json_fields.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -23,15 +24,6 @@ const char *expectation_name(enum expectation e)
 	return names[e];
 }
 
-static int bound(const json_t *entry, const char *key, const char *name, double *x, char **why)
-{
-	const json_t *v = json_object_get(entry, name);
-	if (!json_is_number(v))
-		return bm_error(why, "key '%s': '%s' must be a number (an impact fraction)", key, name);
-	*x = json_number_value(v);
-	return 0;
-}
-
 /* Checks one "PLATFORM/SUITE/BENCHMARK/METRIC" entry. */
 static int check_entry(const char *key, const json_t *v, char **why)
 {
@@ -47,8 +39,12 @@ static int check_entry(const char *key, const json_t *v, char **why)
 	if (!json_is_object(v))
 		return bm_error(why, "key '%s': expected an object {\"improve\": X, \"regress\": Y}", key);
 	double improve = 0, regress = 0;
-	if (bound(v, key, "improve", &improve, why) || bound(v, key, "regress", &regress, why))
+	if (field_signed_number(v, "", "improve", &improve, why) || field_signed_number(v, "", "regress", &regress, why)) {
+		char *at = xasprintf("key '%s'", key);
+		bm_error_prefix(why, at);
+		free(at);
 		return -1;
+	}
 	if (regress > improve)
 		return bm_error(why, "key '%s': 'regress' (%g) must not be above 'improve' (%g)", key, regress, improve);
 	return 0;

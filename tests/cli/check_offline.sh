@@ -195,7 +195,7 @@ check_output "expectations in the Markdown summary" "$golden/expectations.md" \
 	"$(bmc --base x0.json --head x1.json --expectations exp.json --markdown exp.md >/dev/null; echo exp.md)"
 printf '{"load": true, "x86_64-debian-12-gcc-12.2.0/sort/a/speed": {"improve": 0.05}}\n' >broken.json
 check_eq "a malformed expectations file: a warning naming the problem, the check goes on" \
-	"1|bm-check: warning: broken.json: key 'x86_64-debian-12-gcc-12.2.0/sort/a/speed': 'regress' must be a number (an impact fraction); going on without expectations|0" \
+	"1|bm-check: warning: broken.json: key 'x86_64-debian-12-gcc-12.2.0/sort/a/speed': missing field 'regress'; going on without expectations|0" \
 	"$(bmc --base x0.json --head x1.json --expectations broken.json)|$(cat err)|$(grep -c '^expectations' out)"
 printf '{"load": true, "x86_64-debian-12-gcc-12/sort/a/speed": {"improve": 0.05, "regress": -0.05}}\n' >elsewhere.json
 check_eq "expectations that judge no benchmark: a loud warning naming the key in use and the nearest in the file" \
