@@ -182,7 +182,7 @@ static void say_unnamed(const struct results_notes *n)
 	char *objects = unnamed_code_objects_text(&n->unnamed);
 	fprintf(stderr, "bm-run: %zu benchmark%s spend%s a tenth of %s cycles or more in code without symbols, in %s "
 			"(its profile names those functions by address: bm-profile on a --keep file lists them): for "
-			"names, " UNNAMED_CODE_HINT "\n",
+			"names, " DEBUG_SYMBOLS_HINT "\n",
 		n->unnamed_benchmarks, n->unnamed_benchmarks == 1 ? "" : "s", n->unnamed_benchmarks == 1 ? "s" : "",
 		n->unnamed_benchmarks == 1 ? "its" : "their", objects);
 	free(objects);

@@ -10,6 +10,7 @@
 #include "manifest.h"
 #include "path.h"
 #include "sandbox.h"
+#include "unnamed_code.h"
 #include "virtual_cpu.h"
 #include "xalloc.h"
 
@@ -98,18 +99,14 @@ static int library_named(const char *path, const char *lib)
 }
 
 /* Where the names of a stripped file's other functions would come from. */
-#define DEBUG_SYMBOLS_HINT                                                                          \
-	"install its debug symbols (Debian: its -dbgsym package; Valgrind and bm-run find them by "   \
-	"build-id under /usr/lib/debug, or by .gnu_debuglink beside it)"
-
 /* Says why --bench [LIB:]GLOB matched no function of program and the
  * libraries it loads (libs, at paths). */
 static void say_no_match(const char *program, const struct elfinfo *elf, const struct elfinfo *libs,
 			 char *const *paths, size_t nlibs, const char *lib, const char *glob)
 {
 	if (!lib && !elf->has_symtab) {
-		log_error("'%s' is stripped: it has no symbol table, so no function matches '%s'%s; build it "
-			  "without -s (or do not strip it), or " DEBUG_SYMBOLS_HINT ", or drop --bench to measure "
+		log_error("'%s' is stripped: it has no symbol table, so no function matches '%s'%s; "
+			  DEBUG_SYMBOLS_HINT ", or drop --bench to measure "
 			  "the whole process",
 			  program, glob, nlibs ? ", nor does one in the libraries it loads" : "");
 		return;

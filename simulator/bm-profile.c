@@ -292,7 +292,7 @@ static void print_unnamed(FILE *out, const struct bm_profile *p)
 	if (u.share >= 0.01) {
 		char *objects = unnamed_code_objects_text(&u);
 		fprintf(out, "\n  %.1f%% of the cycles are in code without symbols (functions named by their address), in %s: "
-			     "for names, " UNNAMED_CODE_HINT "\n",
+			     "for names, " DEBUG_SYMBOLS_HINT "\n",
 			100 * u.share, objects);
 		free(objects);
 	}

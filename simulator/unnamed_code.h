@@ -11,9 +11,10 @@
 #include <stddef.h>
 
 /* Where the names of stripped code come from. */
-#define UNNAMED_CODE_HINT                                                                          \
-	"install their debug symbols (Debian: the -dbgsym packages; Valgrind finds them by build-id " \
-	"under /usr/lib/debug) or build them with -g and without -s"
+#define DEBUG_SYMBOLS_HINT                                                                          \
+	"install the debug symbols (Debian: the -dbgsym package; Valgrind and bm-run find them by "     \
+	"build-id under /usr/lib/debug, or by .gnu_debuglink beside the file) or build with -g and "   \
+	"without -s"
 
 struct unnamed_code {
 	uint64_t cycles; /* self cycles in unnamed functions */

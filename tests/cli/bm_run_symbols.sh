@@ -109,14 +109,14 @@ if $cc -O1 -g -shared -fPIC -o "$scratch/hdir/libhidden.so" "$scratch/hidden.c" 
 	strip --strip-unneeded "$scratch/hdir/libhidden.so"; then
 	"$BM_RUN" --no-profile --bench 'libhidden:hidden_*' -- "$scratch/uses-hidden" >/dev/null 2>"$scratch/err"
 	check_eq "a stripped library: exit 2, which one, and where names would come from" \
-		"2 bm-run: no function of 'libhidden.so' matches 'hidden_*': it is stripped, so only the functions it exports have names; install its debug symbols (Debian: its -dbgsym package; Valgrind and bm-run find them by build-id under /usr/lib/debug, or by .gnu_debuglink beside it)" \
+		"2 bm-run: no function of 'libhidden.so' matches 'hidden_*': it is stripped, so only the functions it exports have names; install the debug symbols (Debian: the -dbgsym package; Valgrind and bm-run find them by build-id under /usr/lib/debug, or by .gnu_debuglink beside the file) or build with -g and without -s" \
 		"$? $(cat "$scratch/err")"
 	"$BM_RUN" -q --no-profile --bench 'libhidden:exported_*' -o "$scratch/exported.json" -- "$scratch/uses-hidden" >/dev/null 2>&1
 	check_eq "a stripped library: what it exports is measured" "0 ok 1" \
 		"$? $(json_get "$scratch/exported.json" 'join " ", @{$j->{benchmarks}[0]}{qw(status calls)}')"
 	"$BM_RUN" --bench 'libhidden:exported_*' --keep "$scratch/hkept" -- "$scratch/uses-hidden" >/dev/null 2>"$scratch/err"
 	check "a stripped library: bm-run says that most of the cycles are in code without symbols, where, and what to do" \
-		grep -q "^bm-run: 1 benchmark spends a tenth of its cycles or more in code without symbols, in libhidden.so (.*): for names, install their debug symbols" "$scratch/err"
+		grep -q "^bm-run: 1 benchmark spends a tenth of its cycles or more in code without symbols, in libhidden.so (.*): for names, install the debug symbols" "$scratch/err"
 	"$BM_PROFILE" "$scratch/hkept/uses-hidden::exported_entry.callgrind" >"$scratch/hprof" 2>&1
 	check "... bm-profile lists that code by address in its object, and says the same" \
 		sh -c "grep -q '  0x0*[0-9a-f]* (???) \\[libhidden.so\\]\$' '$scratch/hprof' && grep -q '% of the cycles are in code without symbols (functions named by their address), in libhidden.so: for names' '$scratch/hprof'"
