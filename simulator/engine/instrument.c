@@ -331,7 +331,10 @@ static void flush_event(struct pass *p)
 	UWord k = VG_(sizeXA)(p->instrs) - 1; /* the current instruction */
 	if (!e->is_write && p->chained && k < p->ninstrs && p->chained[k])
 		how |= HOW_CHAINED;
-	UInt bit = 1u << (p->slots < 32 ? p->slots : 31);
+	/* VEX splits no guest instruction into more accesses than a gather's
+	 * eight lanes, so the slot masks (32 bits) and nslots always hold. */
+	tl_assert(p->slots < 32);
+	UInt bit = 1u << p->slots;
 	if (e->is_write)
 		p->slot_writes |= bit;
 	if (e->guard)
@@ -356,7 +359,7 @@ static void flush_instr(struct pass *p)
 	if (p->cur && !p->fetched)
 		log_fetch_now(p);
 	if (p->cur) {
-		p->cur->nslots = (UChar)(p->slots < 255 ? p->slots : 255);
+		p->cur->nslots = (UChar)p->slots;
 		p->cur->slot_writes = p->slot_writes;
 		p->cur->slot_guarded = p->slot_guarded;
 	}
