@@ -9,7 +9,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-bmrun=$build/instrument/bm-run
+bmrun=$build/instrument/bm-run/bm-run
 runs=${BM_BENCH_RUNS:-10}
 command -v perl >/dev/null || { echo "determinism.sh: perl not found" >&2; exit 2; }
 [ -x "$bmrun" ] && [ -x "$build/examples/sort" ] ||

@@ -109,7 +109,7 @@ done >"$work/configs"
 [ -s "$work/configs" ] || die "BM_FIDELITY_CONFIGS holds no configuration: give at least one LABEL=OPTIONS"
 
 build=$(cd "${1:-$top/build}" 2>/dev/null && pwd) || die "no build directory '${1:-$top/build}': configure and build bm first"
-bmrun=$build/instrument/bm-run
+bmrun=$build/instrument/bm-run/bm-run
 [ -x "$bmrun" ] || die "'$bmrun' is missing: build bm first (make)"
 say "building the corpus (make fidelity)"
 make -C "$build" -s fidelity >&2 || die "make fidelity failed in '$build'"

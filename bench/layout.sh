@@ -17,8 +17,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-bmrun=$build/instrument/bm-run
-libbm=$build/instrument/.libs/libbm.a
+bmrun=$build/instrument/bm-run/bm-run
+libbm=$build/instrument/libbm/.libs/libbm.a
 pads=${BM_LAYOUT_PADS:-0 24 64 200 1000 4000 12345}
 cc=${CC:-gcc}
 command -v perl >/dev/null || { echo "layout.sh: perl not found" >&2; exit 2; }

@@ -15,7 +15,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-bmrun=$build/instrument/bm-run
+bmrun=$build/instrument/bm-run/bm-run
 runs=${BM_BENCH_RUNS:-10}
 for tool in valgrind.bin hyperfine perl; do
 	command -v "$tool" >/dev/null || { echo "overhead.sh: '$tool' not found (apt-get install valgrind hyperfine)" >&2; exit 2; }
@@ -25,7 +25,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bm-bench-overhead.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-tunables=$(sed -n '/sandbox_glibc_tunables\[\] =/,/;$/p' "$top/instrument/sandbox.c" | grep -o '"[^"]*"' | tr -d '"' | tr -d '\n')
+tunables=$(sed -n '/sandbox_glibc_tunables\[\] =/,/;$/p' "$top/instrument/bm-run/sandbox.c" | grep -o '"[^"]*"' | tr -d '"' | tr -d '\n')
 valgrind=$(command -v valgrind.bin)
 engine=${BM_BENCH_ENGINE:-bm}
 [ "$engine" = callgrind ] || [ -x "$build/simulator/engine/bm-amd64-linux" ] ||

@@ -13,7 +13,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-libbm=$build/instrument/.libs/libbm.a
+libbm=$build/instrument/libbm/.libs/libbm.a
 kb=${BM_SETUP_KB:-1024}
 cc=${CC:-gcc}
 [ -f "$libbm" ] || { echo "setup_once.sh: build bm first (make)" >&2; exit 2; }

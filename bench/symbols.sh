@@ -13,7 +13,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-bmrun=$build/instrument/bm-run
+bmrun=$build/instrument/bm-run/bm-run
 prog=${BM_BENCH_PROGRAM:-$build/tests/programs/whole}
 fns=${BM_BENCH_FUNCTIONS:-checksum}
 runs=${BM_BENCH_RUNS:-10}

@@ -101,8 +101,8 @@ BM_BENCHMARK(s, fast, .run = fast);
 BM_BENCHMARK(s, slow, .run = slow);
 BM_MAIN()
 EOF
-${CC:-cc} -O1 -g -I"$top_srcdir/instrument" -o "$scratch/ws/bench" "$scratch/s.c" \
-	"$top_builddir/instrument/.libs/libbm.a" -lm || exit 1
+${CC:-cc} -O1 -g -I"$top_srcdir/instrument/libbm" -o "$scratch/ws/bench" "$scratch/s.c" \
+	"$top_builddir/instrument/libbm/.libs/libbm.a" -lm || exit 1
 rm -rf "$scratch/artifacts"
 check_eq "the real bm-run, --filter 's::*' by the action's run-args with a file s::fast there: the measure job runs" 0 \
 	"$(gh_job "$scratch/job2" '{"mode": "measure", "programs": "./bench", "run-args": "--filter s::*"}' \

@@ -31,7 +31,7 @@ ci_prefix() {
 		echo "bm $version $hash client" >"$1/share/bm/installed-from"
 		sh "$BM_INSTALL" --client --check "$1" >/dev/null || echo "# ci_prefix: the install step would build" >&2
 	else
-		ln -sf "${ci_bm_run:-$top_builddir/instrument/bm-run}" "$top_builddir/uploader/bm-upload" "$top_builddir/uploader/bm-check" "$1/bin/"
+		ln -sf "${ci_bm_run:-$top_builddir/instrument/bm-run/bm-run}" "$top_builddir/uploader/bm-upload" "$top_builddir/uploader/bm-check" "$1/bin/"
 		vg=$(dpkg-query -W -f '${Version}' valgrind 2>/dev/null || :)
 		[ -n "$vg" ] || vg=$(valgrind --version 2>/dev/null || echo none)
 		echo "bm $version $hash valgrind $vg" >"$1/share/bm/installed-from"

@@ -8,8 +8,8 @@
 dest="$scratch/dest"
 make -C "$top_builddir" install DESTDIR="$dest" >"$scratch/install.log" 2>&1
 check_eq "make install succeeds" 0 $?
-prefix=$(sed -n 's/^prefix=//p' "$top_builddir/instrument/bm.pc")
-libdir=$(sed -n 's/^libdir=//p' "$top_builddir/instrument/bm.pc" | sed "s|\${exec_prefix}|$prefix|")
+prefix=$(sed -n 's/^prefix=//p' "$top_builddir/instrument/libbm/bm.pc")
+libdir=$(sed -n 's/^libdir=//p' "$top_builddir/instrument/libbm/bm.pc" | sed "s|\${exec_prefix}|$prefix|")
 check "bm.h, bm.pc, libbm.so and libbm.a are installed" test -f "$dest$prefix/include/bm.h" -a \
 	-f "$dest$libdir/pkgconfig/bm.pc" -a -e "$dest$libdir/libbm.so" -a -f "$dest$libdir/libbm.a"
 check "bm-run and bm-profile are installed" test -x "$dest$prefix/bin/bm-run" -a -x "$dest$prefix/bin/bm-profile"

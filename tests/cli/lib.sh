@@ -91,7 +91,7 @@ json_get() {
 	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = JSON::PP->new->decode(<$f>); my $v = eval $ARGV[1]; die $@ if $@; print defined $v ? $v : "null", "\n"' "$1" "$2"
 }
 
-BM_RUN="$top_builddir/instrument/bm-run"
+BM_RUN="$top_builddir/instrument/bm-run/bm-run"
 
 # report_rows REPORT: "id status cycles reason" per benchmark, one a line.
 report_rows() {

@@ -15,10 +15,10 @@ head -c 20000 "$top_srcdir/Makefile.am" >large.txt
 
 # -- libbm's names: bm_* only, so that no program's own xmalloc clashes --
 check_eq "libbm.a defines no global name but bm_*" "" \
-	"$(nm -g --defined-only "$top_builddir/instrument/.libs/libbm.a" | awk 'NF == 3 && $3 !~ /^bm_/ { print $3 }')"
+	"$(nm -g --defined-only "$top_builddir/instrument/libbm/.libs/libbm.a" | awk 'NF == 3 && $3 !~ /^bm_/ { print $3 }')"
 check_eq "libbm.so exports exactly the interface of bm.h" \
 	"bm_data bm_id bm_main bm_param bm_param_str bm_register bm_set_data bm_set_shared bm_shared bm_warm_rerun" \
-	"$(nm -D --defined-only "$top_builddir"/instrument/.libs/libbm.so | awk '{ print $3 }' | sort | tr '\n' ' ' | sed 's/ $//')"
+	"$(nm -D --defined-only "$top_builddir"/instrument/libbm/.libs/libbm.so | awk '{ print $3 }' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # -- string parameters: their values are the tag --
 check_eq "--list: a BM_VALUES parameter's strings in the ids" \
@@ -109,7 +109,7 @@ stop_server
 # -- mistakes in a benchmark's declaration: exit 2, saying what --
 # compile NAME: builds $scratch/NAME.c against the tree's libbm.
 compile() {
-	"${CC:-cc}" -O1 -I"$top_srcdir/instrument" -o "$1" "$1.c" "$top_builddir/instrument/.libs/libbm.a" -lm 2>"$1.cc"
+	"${CC:-cc}" -O1 -I"$top_srcdir/instrument/libbm" -o "$1" "$1.c" "$top_builddir/instrument/libbm/.libs/libbm.a" -lm 2>"$1.cc"
 }
 cat >space.c <<'EOC'
 #include <bm.h>

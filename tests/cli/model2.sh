@@ -133,7 +133,7 @@ BM_BENCHMARK(e, empty, .run = nothing);
 BM_BENCHMARK(e, ten, .run = ten);
 BM_MAIN()
 EOC
-if "${CC:-cc}" -O1 -I"$top_srcdir/instrument" -o empty empty.c "$top_builddir/instrument/.libs/libbm.a" -lm; then
+if "${CC:-cc}" -O1 -I"$top_srcdir/instrument/libbm" -o empty empty.c "$top_builddir/instrument/libbm/.libs/libbm.a" -lm; then
 	for mode in warm cold; do
 		"$BM_RUN" -q --$mode --model bm-model/2 -o empty.$mode.json -- ./empty >/dev/null 2>&1
 		check_eq "bm-model/2, $mode: an empty benchmark measures 0 cycles, no event at all" "0 0 {}" \

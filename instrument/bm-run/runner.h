@@ -3,7 +3,7 @@
  * at once, each with its control channel, timeout and restarts.
  *
  * A job is one program with its arguments in one mode.  In harness mode
- * the program says over the control channel (see instrument/control.c)
+ * the program says over the control channel (see instrument/libbm/control.c)
  * which benchmarks it plans, starts (each in a child process of its own),
  * finishes, skips and loses (a child that crashed, exited or was killed);
  * a benchmark past its timeout has its process killed.  Should the

@@ -100,7 +100,7 @@ static void keep_processes(const char *dump, const char *dir, const char *id)
 }
 
 /* The harness's own cost, as libbm measures it before each benchmark
- * (instrument/measure.c): the dump of an empty run, named so, and its run
+ * (instrument/libbm/measure.c): the dump of an empty run, named so, and its run
  * function, which stands for the benchmark's. */
 #define OVERHEAD_TRIGGER "Client Request: bm: overhead"
 #define OVERHEAD_RUN "bm__overhead_run"

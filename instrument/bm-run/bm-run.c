@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 		o.env[o.nenv++] = engine_env = xasprintf("VALGRIND_LIB=%s", engine_dir);
 	}
 	/* bm-model/2 counts a libbm benchmark without the harness's own
-	 * cost, which libbm then measures too (instrument/measure.c). */
+	 * cost, which libbm then measures too (instrument/libbm/measure.c). */
 	if (o.model->version == 2) {
 		o.env = xreallocarray(o.env, o.nenv + 1, sizeof *o.env);
 		o.env[o.nenv++] = "BM_OVERHEAD=1";

@@ -116,8 +116,8 @@ static int engine_in(const char *dir)
 	return ok;
 }
 
-/* BUILD/simulator/engine when this bm-run is BUILD/instrument/bm-run (run
- * from its build tree, before make install), or NULL. */
+/* BUILD/simulator/engine when this bm-run is BUILD/instrument/bm-run/bm-run
+ * (run from its build tree, before make install), or NULL. */
 static char *build_tree_engine(void)
 {
 	char exe[4096];
@@ -125,10 +125,11 @@ static char *build_tree_engine(void)
 	if (n <= 0)
 		return NULL;
 	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash || slash - exe < 11 || strncmp(slash - 11, "/instrument", 11) != 0)
+	static const char tail[] = "/instrument/bm-run/bm-run";
+	size_t len = strlen(exe), tail_len = sizeof tail - 1;
+	if (len <= tail_len || strcmp(exe + len - tail_len, tail) != 0)
 		return NULL;
-	slash[-11] = '\0';
+	exe[len - tail_len] = '\0';
 	char *dir = xasprintf("%s/simulator/engine", exe);
 	if (engine_in(dir))
 		return dir;
