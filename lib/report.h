@@ -11,6 +11,7 @@
 #ifndef BM_REPORT_H
 #define BM_REPORT_H
 
+#include "cache_geometry.h"
 #include "events.h"
 #include "report_identity.h"
 
@@ -94,10 +95,6 @@ struct bm_result {
 	 * in JSON); the others are its "extra_metrics". */
 	struct bm_metric *metrics;
 	size_t nmetrics;
-};
-
-struct bm_cache_geometry {
-	uint64_t size, assoc, line;
 };
 
 struct bm_report_model {

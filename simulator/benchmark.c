@@ -51,7 +51,7 @@ void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struc
 		b->profile = profile_to_json(p);
 }
 
-static int known(const struct model_cache *c)
+static int known(const struct bm_cache_geometry *c)
 {
 	return c->size != 0;
 }
@@ -64,19 +64,16 @@ void benchmark_fill_model(struct bm_report_model *out, const struct bm_model *m,
 	out->l1_hit = m->l1_hit;
 	out->ll_hit = m->ll_hit;
 	out->ram = m->ram;
-	const struct model_cache *i1 = p && known(&p->i1) ? &p->i1 : &m->i1;
-	const struct model_cache *d1 = p && known(&p->d1) ? &p->d1 : &m->d1;
-	const struct model_cache *ll = p && known(&p->ll) ? &p->ll : &m->ll;
-	out->i1 = (struct bm_cache_geometry){i1->size, i1->assoc, i1->line};
-	out->d1 = (struct bm_cache_geometry){d1->size, d1->assoc, d1->line};
-	out->ll = (struct bm_cache_geometry){ll->size, ll->assoc, ll->line};
+	out->i1 = p && known(&p->i1) ? p->i1 : m->i1;
+	out->d1 = p && known(&p->d1) ? p->d1 : m->d1;
+	out->ll = p && known(&p->ll) ? p->ll : m->ll;
 	if (m->version == 2) {
-		out->l2 = (struct bm_cache_geometry){m->l2.size, m->l2.assoc, m->l2.line};
+		out->l2 = m->l2;
 		out->costs = model_costs_json(&m->costs);
 	}
 }
 
-static int same(const struct model_cache *a, const struct model_cache *b)
+static int same(const struct bm_cache_geometry *a, const struct bm_cache_geometry *b)
 {
 	return !known(a) || (a->size == b->size && a->assoc == b->assoc && a->line == b->line);
 }

@@ -457,7 +457,7 @@ static int lex_bytes(const char **s, uint64_t *out)
 /* "I1 cache: 32768 B, 64 B, 8-way associative" (or "direct-mapped", or
  * "fully associative").  A description bm cannot read is ignored, as the
  * format asks of unknown descriptions: the geometry is then unknown. */
-static void parse_cache(struct cg_cache *cache, const char *v)
+static void parse_cache(struct bm_cache_geometry *cache, const char *v)
 {
 	uint64_t size, line, assoc;
 	if (lex_bytes(&v, &size) < 0 || lex_bytes(&v, &line) < 0)
@@ -468,13 +468,13 @@ static void parse_cache(struct cg_cache *cache, const char *v)
 		assoc = 0;
 	else if (lex_number(&v, &assoc) < 0 || assoc > (1ull << 20) || strncmp(v, "-way", 4) != 0)
 		return;
-	*cache = (struct cg_cache){.size = size, .line = line, .assoc = assoc};
+	*cache = (struct bm_cache_geometry){.size = size, .line = line, .assoc = assoc};
 }
 
 static void parse_desc(struct cg_parser *p, const char *v)
 {
 	static const char *const caches[] = {"I1 cache:", "D1 cache:", "LL cache:"};
-	struct cg_cache *dst[] = {&p->part.i1, &p->part.d1, &p->part.ll};
+	struct bm_cache_geometry *dst[] = {&p->part.i1, &p->part.d1, &p->part.ll};
 	v = skip_space(v);
 	for (int i = 0; i < 3; i++)
 		if (strncmp(v, caches[i], strlen(caches[i])) == 0)

@@ -24,6 +24,8 @@
 #ifndef BM_CALLGRIND_H
 #define BM_CALLGRIND_H
 
+#include "cache_geometry.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,12 +39,6 @@ enum cg_name_kind { CG_OBJECT, CG_FILE, CG_FUNCTION, CG_NAME_KINDS };
 /* Which subpositions start a cost line ("positions:" header). */
 enum { CG_POS_INSTR = 1, CG_POS_BB = 2, CG_POS_LINE = 4 };
 
-/* Cache geometry from a "desc: I1 cache: 32768 B, 64 B, 8-way associative"
- * line; all zero when the part has none.  assoc 0 means fully associative. */
-struct cg_cache {
-	uint64_t size, line, assoc;
-};
-
 /* The header of one part.  Valid from the sink's part_begin to part_end;
  * strings are borrowed from the parser. */
 struct cg_parser;
@@ -55,7 +51,7 @@ struct cg_part {
 	const char *cmd;        /* the profiled command line, or NULL */
 	const char *trigger;    /* "Client Request: bench_fib", or NULL */
 	long pid, part, thread; /* -1 when the header does not give them */
-	struct cg_cache i1, d1, ll;
+	struct bm_cache_geometry i1, d1, ll; /* from "desc: I1 cache: ..." lines; zero when none */
 	unsigned positions;     /* CG_POS_* bits */
 	size_t nevents;
 	const char *const *events; /* the events: names, in column order */

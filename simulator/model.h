@@ -4,15 +4,12 @@
 #ifndef BM_MODEL_H
 #define BM_MODEL_H
 
+#include "cache_geometry.h"
 #include "events.h"
 
 #include <jansson.h>
 
 #include <stdint.h>
-
-struct model_cache {
-	uint64_t size, assoc, line; /* bytes, ways, bytes: callgrind's --I1=size,assoc,line */
-};
 
 /* bm-model/2's costs beyond its core cycles (Cc), in hundredths of a
  * cycle: of a miss by where it was served (L2, LL, memory), for an
@@ -33,7 +30,7 @@ struct bm_model {
 	uint64_t ll_hit;      /* ...that misses L1 and hits LL */
 	uint64_t ram;         /* ...that misses LL */
 	struct model_costs costs; /* bm-model/2 */
-	struct model_cache i1, d1, l2, ll; /* the simulated geometry (l2: model 2's only) */
+	struct bm_cache_geometry i1, d1, l2, ll; /* the simulated geometry (l2: model 2's only) */
 };
 
 /* bm-model/1, the default; bm-model/2 (docs/cycle-model.md). */

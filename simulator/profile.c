@@ -30,9 +30,9 @@ static struct bm_profile *profile_new(const struct cg_part *part)
 	p->pid = part->pid;
 	p->part = part->part;
 	p->thread = part->thread;
-	p->i1 = (struct model_cache){part->i1.size, part->i1.assoc, part->i1.line};
-	p->d1 = (struct model_cache){part->d1.size, part->d1.assoc, part->d1.line};
-	p->ll = (struct model_cache){part->ll.size, part->ll.assoc, part->ll.line};
+	p->i1 = part->i1;
+	p->d1 = part->d1;
+	p->ll = part->ll;
 	p->nevents = part->nevents;
 	p->events = xcalloc(part->nevents, sizeof *p->events);
 	p->event_ids = xcalloc(part->nevents, sizeof *p->event_ids);

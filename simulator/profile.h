@@ -50,7 +50,7 @@ struct bm_profile {
 	char *cmd;     /* the profiled command, or NULL */
 	char *creator; /* "callgrind-3.19.0", or NULL */
 	long pid, part, thread; /* -1 when unknown */
-	struct model_cache i1, d1, ll; /* simulated caches; zero when not given */
+	struct bm_cache_geometry i1, d1, ll; /* simulated caches; zero when not given */
 
 	/* What it counts. */
 	size_t nevents;

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *geometry_option(const char *name, const struct model_cache *c)
+static char *geometry_option(const char *name, const struct bm_cache_geometry *c)
 {
 	return xasprintf("--%s=%llu,%llu,%llu", name, (unsigned long long)c->size, (unsigned long long)c->assoc,
 			 (unsigned long long)c->line);
