@@ -1,14 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A profile as JSON, the "profile" member of a bm-report/1 benchmark:
- *
- *   {"events": ["Ir", ...], "totals": [...], "cycles": N,
- *    "functions": [{"name", "file", "object", "calls", "self": [...],
- *                   "inclusive": [...], "self_cycles", "inclusive_cycles"}],
- *    "calls": [{"caller": I, "callee": J, "count", "inclusive": [...], "cycles"}],
- *    "lines": [{"function": I, "file", "line", "self": [...], "cycles"}]}
- *
- * Cost arrays follow "events" (sysTime in nanoseconds); caller, callee and
- * function are indices into "functions". */
+/* A profile as JSON, the "profile" member of a bm-report/1 benchmark, in
+ * the shape lib/profile_shape.h defines (and readers check). */
 #ifndef BM_PROFILE_JSON_H
 #define BM_PROFILE_JSON_H
 

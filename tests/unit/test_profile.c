@@ -9,6 +9,8 @@
 #include "folded.h"
 #include "profile.h"
 #include "profile_diff.h"
+#include "profile_json.h"
+#include "profile_shape.h"
 #include "report.h"
 #include "syscalls.h"
 #include "unit.h"
@@ -273,6 +275,15 @@ START_TEST(report_round_trip)
 	ck_assert_uint_eq(json_array_size(fns), p->nfns);
 	ck_assert_str_eq(back.model.id, "bm-model/1");
 	ck_assert_uint_eq(back.model.ll.size, 8388608);
+	/* What profile_to_json writes has the shape readers check, and a call
+	 * to a function that is not there is refused by name. */
+	json_t *shape = profile_to_json(p);
+	ck_assert_int_eq(profile_shape_check(shape, "benchmarks[0].", &err), 0);
+	json_object_set_new(json_array_get(json_object_get(shape, "calls"), 0), "callee", json_integer((json_int_t)p->nfns));
+	ck_assert_int_eq(profile_shape_check(shape, "benchmarks[0].", &err), -1);
+	ck_assert_msg(strstr(err, "benchmarks[0].profile.calls[0].callee: expected the index of one of the"), "%s", err);
+	free(err);
+	json_decref(shape);
 	report_release(&r);
 	report_release(&back);
 	profile_free(p);
