@@ -98,7 +98,7 @@ static void benchmark_release(struct bm_result *b)
 	free(b->metrics);
 }
 
-static void context_release(struct bm_context *c)
+void report_context_release(struct bm_context *c)
 {
 	free(c->compiler);
 	free(c->os);
@@ -118,6 +118,7 @@ static void context_release(struct bm_context *c)
 		free(c->pr->merge_base);
 		free(c->pr);
 	}
+	memset(c, 0, sizeof *c);
 }
 
 void report_release(struct bm_report *r)
@@ -135,7 +136,7 @@ void report_release(struct bm_report *r)
 	free(r->model.cpu_features);
 	free(r->model.cpu);
 	json_decref(r->model.costs);
-	context_release(&r->context);
+	report_context_release(&r->context);
 	free(r->binary_path);
 	free(r->build_id);
 	free(r->stdin_sha256);
@@ -313,6 +314,12 @@ static json_t *context_json(const struct bm_context *c)
 	put(p, "arch", json_text(c->arch));
 	put(j, "platform", p);
 	put(j, "host", json_text(c->host));
+	report_context_put_vcs(j, c);
+	return j;
+}
+
+void report_context_put_vcs(json_t *j, const struct bm_context *c)
+{
 	put(j, "branch", json_text(c->branch));
 	if (c->commit) {
 		json_t *o = need(json_object()), *a = need(json_array());
@@ -335,7 +342,6 @@ static json_t *context_json(const struct bm_context *c)
 	} else {
 		put(j, "pr", json_null());
 	}
-	return j;
 }
 
 json_t *syscalls_to_json(const struct bm_syscalls *s)

@@ -152,6 +152,14 @@ struct bm_report {
 	size_t nbenchmarks, benchmarks_alloc;
 };
 
+/* Frees what c holds and zeroes it (report_release does this for the
+ * report's context). */
+void report_context_release(struct bm_context *c);
+/* Sets the context object j's "branch", "commit" and "pr" from c,
+ * replacing what j had: the one writer of them, for whole reports and
+ * for bm-upload, which gives a report the CI's context. */
+void report_context_put_vcs(json_t *j, const struct bm_context *c);
+
 /* Sets r up empty: a fresh run_id and created_at, no benchmarks. */
 void report_init(struct bm_report *r);
 /* Frees everything r holds; r itself stays (re-init before reuse). */

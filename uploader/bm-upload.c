@@ -195,7 +195,7 @@ static json_t **import_all(const struct import_format *f, char *const *files, si
 
 /* Fills report r's context and sends it; spools it when no try got
  * through.  path names it in messages. */
-static enum outcome upload_report(const struct options *o, const struct upload_context *ctx, json_t *r,
+static enum outcome upload_report(const struct options *o, const struct bm_context *ctx, json_t *r,
 				  const char *path)
 {
 	context_apply(ctx, r);
@@ -340,7 +340,7 @@ int main(int argc, char **argv)
 	json_t **imported = NULL;
 	if (o.from && !(imported = import_all(o.from, argv + optind, (size_t)(argc - optind))))
 		return 2;
-	struct upload_context ctx;
+	struct bm_context ctx;
 	char *err = NULL;
 	if (context_detect(&o.context, &ctx, &err)) {
 		log_error("%s", err);
@@ -359,6 +359,6 @@ int main(int argc, char **argv)
 			worst = out;
 	}
 	free(imported);
-	context_release(&ctx);
+	report_context_release(&ctx);
 	return worst;
 }

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "json_text.h"
+#include "report.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -74,47 +75,47 @@ static char *git(const char *const *args)
 /* GitHub Actions: a pull_request event checks out the merge commit
  * (GITHUB_SHA) of GITHUB_HEAD_REF onto GITHUB_BASE_REF; GITHUB_REF is
  * refs/pull/N/merge.  A push names its branch in GITHUB_REF. */
-static void from_github(struct upload_context *ctx)
+/* Returns 1 when running there. */
+static int from_github(struct bm_context *ctx)
 {
 	if (!env("GITHUB_ACTIONS"))
-		return;
+		return 0;
 	const char *event = env("GITHUB_EVENT_NAME"), *ref = env("GITHUB_REF");
 	int pr_event = event && (!strcmp(event, "pull_request") || !strcmp(event, "pull_request_target"));
 	if (pr_event && env("GITHUB_HEAD_REF")) {
 		ctx->branch = xstrdup(env("GITHUB_HEAD_REF"));
 		if (env("GITHUB_BASE_REF"))
-			ctx->base_branch = xstrdup(env("GITHUB_BASE_REF"));
+			ctx->pr->base_branch = xstrdup(env("GITHUB_BASE_REF"));
 		if (ref && !strncmp(ref, "refs/pull/", 10))
-			ctx->pr = strtol(ref + 10, NULL, 10);
+			ctx->pr->number = strtol(ref + 10, NULL, 10);
 	} else if (ref && !strncmp(ref, "refs/heads/", 11)) {
 		ctx->branch = xstrdup(ref + 11);
 	}
 	if (env("GITHUB_SHA"))
-		ctx->sha = xstrdup(env("GITHUB_SHA"));
-	ctx->source = "GitHub Actions";
+		ctx->commit->sha = xstrdup(env("GITHUB_SHA"));
+	return 1;
 }
 
 /* GitLab CI: merge request pipelines name the request and its branches;
  * branch pipelines name the branch. */
-static void from_gitlab(struct upload_context *ctx)
+static void from_gitlab(struct bm_context *ctx)
 {
 	if (!env("GITLAB_CI"))
 		return;
 	if (env("CI_MERGE_REQUEST_IID")) {
-		ctx->pr = strtol(env("CI_MERGE_REQUEST_IID"), NULL, 10);
+		ctx->pr->number = strtol(env("CI_MERGE_REQUEST_IID"), NULL, 10);
 		if (env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"))
 			ctx->branch = xstrdup(env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"));
 		if (env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"))
-			ctx->base_branch = xstrdup(env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"));
+			ctx->pr->base_branch = xstrdup(env("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"));
 	} else if (env("CI_COMMIT_BRANCH")) {
 		ctx->branch = xstrdup(env("CI_COMMIT_BRANCH"));
 	}
 	if (env("CI_COMMIT_SHA"))
-		ctx->sha = xstrdup(env("CI_COMMIT_SHA"));
+		ctx->commit->sha = xstrdup(env("CI_COMMIT_SHA"));
 	/* The merge request's diff base: its merge base with the target. */
-	if (ctx->pr > 0 && env("CI_MERGE_REQUEST_DIFF_BASE_SHA"))
-		ctx->merge_base = xstrdup(env("CI_MERGE_REQUEST_DIFF_BASE_SHA"));
-	ctx->source = "GitLab CI";
+	if (ctx->pr->number > 0 && env("CI_MERGE_REQUEST_DIFF_BASE_SHA"))
+		ctx->pr->merge_base = xstrdup(env("CI_MERGE_REQUEST_DIFF_BASE_SHA"));
 }
 
 static void replace(char **field, const char *value)
@@ -126,11 +127,11 @@ static void replace(char **field, const char *value)
 }
 
 /* The commit's time and first-parent ancestry from git. */
-static int from_git(struct upload_context *ctx, char **err)
+static int from_git(struct bm_context *ctx, char **err)
 {
-	if (!ctx->sha) {
+	if (!ctx->commit->sha) {
 		const char *head[] = {"rev-parse", "--verify", "-q", "HEAD^{commit}", NULL};
-		if (!(ctx->sha = git(head)))
+		if (!(ctx->commit->sha = git(head)))
 			return bm_error(err, "cannot tell which commit this is: not in a git repository with a commit "
 					     "(give --commit SHA --commit-time TIME --branch NAME)");
 	}
@@ -140,56 +141,56 @@ static int from_git(struct upload_context *ctx, char **err)
 			return bm_error(err, "cannot tell the branch: HEAD is detached or this is not a git repository "
 					     "(give --branch NAME)");
 	}
-	char *spec = xasprintf("%s^{commit}", ctx->sha);
+	char *spec = xasprintf("%s^{commit}", ctx->commit->sha);
 	const char *verify[] = {"rev-parse", "--verify", "-q", spec, NULL};
 	char *full = git(verify);
 	free(spec);
 	if (!full) {
-		if (ctx->timestamp)
+		if (ctx->commit->timestamp)
 			return 0; /* given by flags: nothing to read, no ancestry */
 		return bm_error(err, "cannot read commit '%s' from git: run in the repository with its history "
-				     "(on GitHub: actions/checkout with fetch-depth: 0), or give --commit-time", ctx->sha);
+				     "(on GitHub: actions/checkout with fetch-depth: 0), or give --commit-time", ctx->commit->sha);
 	}
-	free(ctx->sha);
-	ctx->sha = full;
-	if (!ctx->timestamp) {
-		const char *show[] = {"show", "-s", "--format=%cI", ctx->sha, NULL};
-		if (!(ctx->timestamp = git(show)))
-			return bm_error(err, "cannot read the committer time of '%s' from git", ctx->sha);
+	free(ctx->commit->sha);
+	ctx->commit->sha = full;
+	if (!ctx->commit->timestamp) {
+		const char *show[] = {"show", "-s", "--format=%cI", ctx->commit->sha, NULL};
+		if (!(ctx->commit->timestamp = git(show)))
+			return bm_error(err, "cannot read the committer time of '%s' from git", ctx->commit->sha);
 	}
 	/* The server takes a pull request's first parent as its baseline: right
 	 * for the merge commit GitHub builds (its first parent is the base
 	 * branch's head), wrong for a source branch's own head (GitLab's merge
 	 * request pipelines), whose baseline is then the base branch's latest
 	 * run.  So a pull request's ancestry goes only with a merge commit. */
-	if (ctx->pr > 0) {
-		const char *parents[] = {"rev-list", "--parents", "-n", "1", ctx->sha, NULL};
+	if (ctx->pr->number > 0) {
+		const char *parents[] = {"rev-list", "--parents", "-n", "1", ctx->commit->sha, NULL};
 		char *line = git(parents);
 		int merge = line && strchr(line, ' ') && strchr(strchr(line, ' ') + 1, ' ');
 		free(line);
 		if (!merge)
 			return 0;
-		if (!ctx->merge_base) { /* where the pull request left its base branch */
-			char *base = xasprintf("%s^1", ctx->sha), *head = xasprintf("%s^2", ctx->sha);
+		if (!ctx->pr->merge_base) { /* where the pull request left its base branch */
+			char *base = xasprintf("%s^1", ctx->commit->sha), *head = xasprintf("%s^2", ctx->commit->sha);
 			const char *merge_base[] = {"merge-base", base, head, NULL};
-			ctx->merge_base = git(merge_base);
+			ctx->pr->merge_base = git(merge_base);
 			free(base);
 			free(head);
 		}
 	}
 	char count[32];
 	snprintf(count, sizeof count, "--max-count=%d", CONTEXT_MAX_ANCESTORS + 1);
-	const char *log[] = {"rev-list", "--first-parent", count, ctx->sha, NULL};
+	const char *log[] = {"rev-list", "--first-parent", count, ctx->commit->sha, NULL};
 	char *list = git(log);
 	if (!list)
 		return 0; /* a shallow clone may know no ancestry: no baseline for a push, said by the server */
-	ctx->ancestors = xcalloc(CONTEXT_MAX_ANCESTORS + 1, sizeof *ctx->ancestors);
+	ctx->commit->ancestors = xcalloc(CONTEXT_MAX_ANCESTORS + 1, sizeof *ctx->commit->ancestors);
 	/* One sha a line, the commit itself first. */
 	for (const char *line = strchr(list, '\n'); line; ) {
 		line++;
 		size_t n = strcspn(line, "\n");
-		if (n && ctx->nancestors < CONTEXT_MAX_ANCESTORS)
-			ctx->ancestors[ctx->nancestors++] = xstrndup(line, n);
+		if (n && ctx->commit->nancestors < CONTEXT_MAX_ANCESTORS)
+			ctx->commit->ancestors[ctx->commit->nancestors++] = xstrndup(line, n);
 		line = line[n] ? line + n : NULL;
 	}
 	free(list);
@@ -197,85 +198,67 @@ static int from_git(struct upload_context *ctx, char **err)
 }
 
 /* What the flags and the CI's variables say, git not asked yet. */
-static void from_environment(const struct context_flags *flags, struct upload_context *ctx)
+static void from_environment(const struct context_flags *flags, struct bm_context *ctx)
 {
 	memset(ctx, 0, sizeof *ctx);
-	ctx->source = "git";
-	from_github(ctx);
-	if (!strcmp(ctx->source, "git"))
+	ctx->commit = xcalloc(1, sizeof *ctx->commit);
+	ctx->pr = xcalloc(1, sizeof *ctx->pr);
+	if (!from_github(ctx))
 		from_gitlab(ctx);
 	replace(&ctx->branch, flags->branch);
-	replace(&ctx->sha, flags->commit);
-	replace(&ctx->timestamp, flags->commit_time);
-	replace(&ctx->base_branch, flags->base_branch);
-	replace(&ctx->merge_base, flags->merge_base);
+	replace(&ctx->commit->sha, flags->commit);
+	replace(&ctx->commit->timestamp, flags->commit_time);
+	replace(&ctx->pr->base_branch, flags->base_branch);
+	replace(&ctx->pr->merge_base, flags->merge_base);
 	if (flags->pr > 0)
-		ctx->pr = flags->pr;
-	if (flags->commit)
-		ctx->source = "flags";
+		ctx->pr->number = flags->pr;
 }
 
 int context_commit(const struct context_flags *flags, char **sha, long *pr, char **err)
 {
-	struct upload_context ctx;
+	struct bm_context ctx;
 	from_environment(flags, &ctx);
-	if (!ctx.sha) {
+	if (!ctx.commit->sha) {
 		const char *head[] = {"rev-parse", "--verify", "-q", "HEAD^{commit}", NULL};
-		if (!(ctx.sha = git(head))) {
-			context_release(&ctx);
+		if (!(ctx.commit->sha = git(head))) {
+			report_context_release(&ctx);
 			return bm_error(err, "not in a git repository with a commit (give --commit SHA)");
 		}
 	}
-	*sha = ctx.sha;
-	*pr = ctx.pr;
-	ctx.sha = NULL;
-	context_release(&ctx);
+	*sha = ctx.commit->sha;
+	*pr = ctx.pr->number;
+	ctx.commit->sha = NULL;
+	report_context_release(&ctx);
 	return 0;
 }
 
-int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err)
+int context_detect(const struct context_flags *flags, struct bm_context *ctx, char **err)
 {
 	from_environment(flags, ctx);
 	if (from_git(ctx, err)) {
-		context_release(ctx);
+		report_context_release(ctx);
 		return -1;
 	}
-	if (ctx->pr > 0 && !ctx->base_branch) {
-		long pr = ctx->pr;
-		context_release(ctx);
+	if (ctx->pr->number > 0 && !ctx->pr->base_branch) {
+		long pr = ctx->pr->number;
+		report_context_release(ctx);
 		return bm_error(err, "pull request %ld: its base branch is unknown (give --base-branch NAME)", pr);
+	}
+	if (ctx->pr->number <= 0) { /* not a pull request */
+		free(ctx->pr->base_branch);
+		free(ctx->pr->merge_base);
+		free(ctx->pr);
+		ctx->pr = NULL;
 	}
 	return 0;
 }
 
-void context_release(struct upload_context *ctx)
-{
-	free(ctx->branch);
-	free(ctx->sha);
-	free(ctx->timestamp);
-	for (size_t i = 0; i < ctx->nancestors; i++)
-		free(ctx->ancestors[i]);
-	free(ctx->ancestors);
-	free(ctx->base_branch);
-	free(ctx->merge_base);
-	memset(ctx, 0, sizeof *ctx);
-}
-
-void context_apply(const struct upload_context *ctx, json_t *report)
+void context_apply(const struct bm_context *ctx, json_t *report)
 {
 	json_t *context = json_object_get(report, "context");
 	if (!json_is_object(context)) {
 		context = json_object();
 		json_object_set_new(report, "context", context);
 	}
-	json_t *ancestors = json_array();
-	for (size_t i = 0; i < ctx->nancestors; i++)
-		json_array_append_new(ancestors, json_text(ctx->ancestors[i]));
-	json_object_set_new(context, "branch", json_text(ctx->branch));
-	json_object_set_new(context, "commit", json_pack("{s:o,s:o,s:o}", "sha", json_text(ctx->sha), "timestamp",
-							  json_text(ctx->timestamp), "ancestors", ancestors));
-	json_object_set_new(context, "pr", ctx->pr > 0 ? json_pack("{s:I,s:o,s:o}", "number", (json_int_t)ctx->pr,
-								    "base_branch", json_text(ctx->base_branch),
-								    "merge_base", json_text(ctx->merge_base))
-						       : json_null());
+	report_context_put_vcs(context, ctx);
 }

@@ -6,6 +6,8 @@
 #ifndef BM_CONTEXT_H
 #define BM_CONTEXT_H
 
+#include "report.h"
+
 #include <jansson.h>
 
 #define CONTEXT_MAX_ANCESTORS 256
@@ -16,23 +18,13 @@ struct context_flags {
 	long pr;
 };
 
-struct upload_context {
-	char *branch;
-	char *sha;
-	char *timestamp; /* committer time, RFC 3339 */
-	char **ancestors; /* nearest first, at most CONTEXT_MAX_ANCESTORS */
-	size_t nancestors;
-	long pr; /* 0: not a pull request */
-	char *base_branch;
-	char *merge_base; /* the pull request's merge base with its base branch, or NULL */
-	const char *source; /* "flags", "GitHub Actions", "GitLab CI" or "git": where the commit came from */
-};
-
-/* Fills ctx from flags, the environment and the git repository in the
- * current directory.  Returns 0, or -1 with *err saying what is missing
- * and how to give it. */
-int context_detect(const struct context_flags *flags, struct upload_context *ctx, char **err);
-void context_release(struct upload_context *ctx);
+/* Fills ctx's branch, commit (always) and pull request (NULL when none;
+ * its merge base may be NULL) from flags, the environment and the git
+ * repository in the current directory; its platform stays NULL.  The
+ * commit's ancestry holds at most CONTEXT_MAX_ANCESTORS, nearest first.
+ * Returns 0 (free with report_context_release), or -1 with *err saying
+ * what is missing and how to give it. */
+int context_detect(const struct context_flags *flags, struct bm_context *ctx, char **err);
 
 /* Only the commit and the pull request (0: none) that context_detect
  * would name, for bm-check, which needs neither branch nor history.
@@ -42,6 +34,6 @@ int context_commit(const struct context_flags *flags, char **sha, long *pr, char
 /* Sets report's context.branch, context.commit and context.pr (its
  * number, base_branch and merge_base), replacing whatever the report
  * said: a report is the measuring job's, the context the CI's own. */
-void context_apply(const struct upload_context *ctx, json_t *report);
+void context_apply(const struct bm_context *ctx, json_t *report);
 
 #endif

@@ -25,11 +25,18 @@
 #define SHA(d) d d d d d d d d d d
 #define SHORT(d) d d d
 
+/* A first-parent ancestry, nearest first; the words a reason must hold. */
+#define ANCESTORS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
 #define PLATFORM "{\"arch\":\"x86_64\",\"compiler\":\"gcc 12\",\"os\":\"Linux\"}"
 #define MODEL1 "bm-model/1"
 #define MODEL2 "bm-model/2"
 
-static char dir[64];
+/* One directory for the suite, made and removed outside the tests so
+ * that a failed test leaves nothing behind; a store in a fresh directory
+ * inside it for each test. */
+static char top[64], dir[96];
 static struct store *st;
 static int64_t project;
 
@@ -39,9 +46,20 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 	return remove(path);
 }
 
+static void make_top(void)
+{
+	snprintf(top, sizeof top, "/tmp/bm-test-baseline.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(top));
+}
+
+static void remove_top(void)
+{
+	nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void open_store(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/bm-test-baseline.XXXXXX");
+	snprintf(dir, sizeof dir, "%s/test.XXXXXX", top);
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	char *db = xasprintf("sqlite:%s/bm.db", dir), *err = NULL;
 	st = store_open(db, NULL, &err);
@@ -62,7 +80,9 @@ static void close_store(void)
 
 /* One upload, as much of it as a baseline reads: where the commit sits
  * (branch, first-parent ancestry, nearest first, NULL-terminated), the
- * series and platform it was measured in, and its pull request. */
+ * series and platform it was measured in, and its pull request.  Left
+ * out: branch main, bm-model/1 on cold caches, PLATFORM, and a pull
+ * request into main. */
 struct upload {
 	const char *sha, *branch;
 	const char *const *ancestors;
@@ -104,7 +124,7 @@ static void upload(int64_t proj, const struct upload *u, struct store_run *run)
 	report_release(&r);
 }
 
-/* The baseline of head under rule, which must be found or not (found). */
+/* The baseline of head under rule, which baseline_find must answer. */
 static void find(int64_t proj, const struct store_run *head, enum baseline_rule rule, struct baseline *b)
 {
 	char *err = NULL;
@@ -125,7 +145,7 @@ static void none_is(const struct baseline *b, const char *reason)
 	ck_assert_str_eq(b->reason, reason);
 }
 
-/* Whether b's reason holds every one of the NULL-terminated words. */
+/* b's reason must hold each of words (NULL-terminated). */
 static void reason_has(const struct baseline *b, const char *const *words)
 {
 	for (; *words; words++)
@@ -150,17 +170,16 @@ END_TEST
 START_TEST(push_closest_ancestor_with_a_run)
 {
 	upload(project, &(struct upload){.sha = SHA("a001"), .time = 100}, NULL);
-	upload(project, &(struct upload){.sha = SHA("a002"), .ancestors = (const char *[]){SHA("a001"), NULL}, .time = 200},
-	       NULL);
+	upload(project, &(struct upload){.sha = SHA("a002"), .ancestors = ANCESTORS(SHA("a001")), .time = 200}, NULL);
 	/* Nearer, but measured under another cost model: skipped. */
 	upload(project,
-	       &(struct upload){.sha = SHA("a003"), .ancestors = (const char *[]){SHA("a002"), SHA("a001"), NULL},
+	       &(struct upload){.sha = SHA("a003"), .ancestors = ANCESTORS(SHA("a002"), SHA("a001")),
 				.time = 300, .model = MODEL2},
 	       NULL);
 	struct store_run head;
 	upload(project,
 	       &(struct upload){.sha = SHA("a005"),
-				.ancestors = (const char *[]){SHA("a004"), SHA("a003"), SHA("a002"), SHA("a001"), NULL},
+				.ancestors = ANCESTORS(SHA("a004"), SHA("a003"), SHA("a002"), SHA("a001")),
 				.time = 500},
 	       &head);
 	struct baseline b;
@@ -180,7 +199,7 @@ START_TEST(push_closest_ancestor_with_a_run)
 	/* The next push: its parent, the head above, has a run. */
 	upload(project,
 	       &(struct upload){.sha = SHA("a006"),
-				.ancestors = (const char *[]){SHA("a005"), SHA("a004"), SHA("a003"), NULL}, .time = 600},
+				.ancestors = ANCESTORS(SHA("a005"), SHA("a004"), SHA("a003")), .time = 600},
 	       &head);
 	find(project, &head, BASELINE_AUTO, &b);
 	found_is(&b, SHA("a005"), "push to 'main': the parent commit " SHORT("a005") " has a run");
@@ -193,10 +212,8 @@ END_TEST
 static void base_branch(int64_t proj)
 {
 	upload(proj, &(struct upload){.sha = SHA("b001"), .time = 100}, NULL);
-	upload(proj, &(struct upload){.sha = SHA("b002"), .ancestors = (const char *[]){SHA("b001"), NULL}, .time = 300},
-	       NULL);
-	upload(proj, &(struct upload){.sha = SHA("b003"), .ancestors = (const char *[]){SHA("b001"), NULL}, .time = 200},
-	       NULL);
+	upload(proj, &(struct upload){.sha = SHA("b002"), .ancestors = ANCESTORS(SHA("b001")), .time = 300}, NULL);
+	upload(proj, &(struct upload){.sha = SHA("b003"), .ancestors = ANCESTORS(SHA("b001")), .time = 200}, NULL);
 }
 
 START_TEST(pull_request_merge_commit_first_parent)
@@ -207,7 +224,7 @@ START_TEST(pull_request_merge_commit_first_parent)
 	struct store_run head;
 	upload(project,
 	       &(struct upload){.sha = SHA("c001"), .branch = "feature", .pr = 7,
-				.ancestors = (const char *[]){SHA("b003"), SHA("b001"), NULL}, .time = 400},
+				.ancestors = ANCESTORS(SHA("b003"), SHA("b001")), .time = 400},
 	       &head);
 	ck_assert_int_eq(head.pr, 7);
 	ck_assert_str_eq(head.base_branch, "main");
@@ -229,7 +246,7 @@ START_TEST(pull_request_base_branch_latest_run)
 	struct store_run head;
 	upload(project,
 	       &(struct upload){.sha = SHA("c002"), .branch = "feature", .pr = 8,
-				.ancestors = (const char *[]){SHA("b004"), SHA("b002"), NULL}, .time = 500},
+				.ancestors = ANCESTORS(SHA("b004"), SHA("b002")), .time = 500},
 	       &head);
 	struct baseline b;
 	find(project, &head, BASELINE_AUTO, &b);
@@ -243,7 +260,8 @@ START_TEST(pull_request_base_branch_latest_run)
 	 * word of a first parent. */
 	upload(project, &(struct upload){.sha = SHA("c003"), .branch = "feature", .pr = 8, .time = 600}, &head);
 	find(project, &head, BASELINE_AUTO, &b);
-	found_is(&b, SHA("b002"), "pull request #8: the latest commit of base branch 'main' with a run (" SHORT("b002") ")");
+	found_is(&b, SHA("b002"),
+		 "pull request #8: the latest commit of base branch 'main' with a run (" SHORT("b002") ")");
 	baseline_release(&b);
 	store_run_release(&head);
 
@@ -252,7 +270,8 @@ START_TEST(pull_request_base_branch_latest_run)
 	upload(project, &(struct upload){.sha = SHA("c004"), .pr = 9, .base_branch = "main", .time = 900}, NULL);
 	upload(project, &(struct upload){.sha = SHA("c005"), .branch = "feature", .pr = 8, .time = 1000}, &head);
 	find(project, &head, BASELINE_AUTO, &b);
-	found_is(&b, SHA("b002"), "pull request #8: the latest commit of base branch 'main' with a run (" SHORT("b002") ")");
+	found_is(&b, SHA("b002"),
+		 "pull request #8: the latest commit of base branch 'main' with a run (" SHORT("b002") ")");
 	baseline_release(&b);
 	store_run_release(&head);
 }
@@ -274,11 +293,12 @@ static int64_t merge_base_history(const char *name, const int has[4], const char
 		const char *ancestors[5] = {NULL};
 		for (int k = i - 1, n = 0; k >= 0; k--)
 			ancestors[n++] = main_shas[k];
-		upload(p.id, &(struct upload){.sha = main_shas[i], .ancestors = ancestors, .time = 100 * (i + 1)}, NULL);
+		upload(p.id, &(struct upload){.sha = main_shas[i], .ancestors = ancestors, .time = 100 * (i + 1)},
+		       NULL);
 	}
 	upload(p.id,
 	       &(struct upload){.sha = SHA("e001"), .branch = "topic", .pr = 12, .merge_base = merge_base,
-				.ancestors = (const char *[]){SHA("d004"), SHA("d003"), SHA("d002"), SHA("d001"), NULL},
+				.ancestors = ANCESTORS(SHA("d004"), SHA("d003"), SHA("d002"), SHA("d001")),
 				.time = 1000},
 	       head);
 	return p.id;
@@ -333,9 +353,9 @@ START_TEST(merge_base_rule_falls_back)
 	find(p, &head, BASELINE_MERGE_BASE, &b);
 	ck_assert_int_eq(b.found, 1);
 	ck_assert_str_eq(b.run.sha, SHA("d004"));
-	reason_has(&b, (const char *[]){"pull request #12: the merge commit's first parent " SHORT("d004"),
-					"(merge-base rule: the run was uploaded without its merge base",
-					"--merge-base)", NULL});
+	reason_has(&b, WORDS("pull request #12: the merge commit's first parent " SHORT("d004"),
+			     "(merge-base rule: the run was uploaded without its merge base",
+			     "--merge-base)"));
 	baseline_release(&b);
 	store_run_release(&head);
 
@@ -361,43 +381,42 @@ START_TEST(another_series_is_never_chosen)
 	 * has a run only of the other series. */
 	upload(project,
 	       &(struct upload){.sha = SHA("f003"), .branch = "feature", .pr = 3,
-				.ancestors = (const char *[]){SHA("f001"), NULL}, .time = 300},
+				.ancestors = ANCESTORS(SHA("f001")), .time = 300},
 	       &head);
 	find(project, &head, BASELINE_AUTO, &b);
 	ck_assert_int_eq(b.found, 0);
-	reason_has(&b, (const char *[]){"no baseline: base branch 'main' at " SHORT("f001")
-					" has a run, but measured differently: ",
-					"cost model: " MODEL2 " there, " MODEL1 " here", NULL});
+	reason_has(&b,
+		   WORDS("no baseline: base branch 'main' at " SHORT("f001") " has a run, but measured differently: ",
+			 "cost model: " MODEL2 " there, " MODEL1 " here"));
 	baseline_release(&b);
 	store_run_release(&head);
 
 	/* A push on main. */
-	upload(project, &(struct upload){.sha = SHA("f002"), .ancestors = (const char *[]){SHA("f001"), NULL}, .time = 200},
-	       &head);
+	upload(project, &(struct upload){.sha = SHA("f002"), .ancestors = ANCESTORS(SHA("f001")), .time = 200}, &head);
 	find(project, &head, BASELINE_AUTO, &b);
 	ck_assert_int_eq(b.found, 0);
-	reason_has(&b, (const char *[]){"no baseline: ancestor " SHORT("f001") " has a run, but measured differently: ",
-					"cost model: " MODEL2 " there, " MODEL1 " here",
-					"bm-run --model " MODEL2 ", or --model " MODEL1,
-					"; only runs measured the same way on the same platform are compared", NULL});
+	reason_has(&b, WORDS("no baseline: ancestor " SHORT("f001") " has a run, but measured differently: ",
+			     "cost model: " MODEL2 " there, " MODEL1 " here",
+			     "bm-run --model " MODEL2 ", or --model " MODEL1,
+			     "; only runs measured the same way on the same platform are compared"));
 	baseline_release(&b);
 	store_run_release(&head);
 
 	/* Warm caches here, cold there: the field named is the caches. */
 	upload(project,
-	       &(struct upload){.sha = SHA("f004"), .ancestors = (const char *[]){SHA("f001"), NULL}, .time = 400,
+	       &(struct upload){.sha = SHA("f004"), .ancestors = ANCESTORS(SHA("f001")), .time = 400,
 				.model = MODEL2, .warm = 1},
 	       &head);
 	find(project, &head, BASELINE_AUTO, &b);
 	ck_assert_int_eq(b.found, 0);
-	reason_has(&b, (const char *[]){"no baseline: ancestor " SHORT("f001") " has a run, but measured differently: ",
-					"simulated caches: cold there, warm here", NULL});
+	reason_has(&b, WORDS("no baseline: ancestor " SHORT("f001") " has a run, but measured differently: ",
+			     "simulated caches: cold there, warm here"));
 	baseline_release(&b);
 	store_run_release(&head);
 
 	/* The same series on another platform. */
 	upload(project,
-	       &(struct upload){.sha = SHA("f005"), .ancestors = (const char *[]){SHA("f001"), NULL}, .time = 500,
+	       &(struct upload){.sha = SHA("f005"), .ancestors = ANCESTORS(SHA("f001")), .time = 500,
 				.model = MODEL2, .platform = "{\"arch\":\"aarch64\"}"},
 	       &head);
 	find(project, &head, BASELINE_AUTO, &b);
@@ -422,9 +441,9 @@ START_TEST(no_baseline)
 	store_run_release(&head);
 
 	/* Ancestors, none of them measured. */
-	upload(project, &(struct upload){.sha = SHA("9005"), .branch = "other",
-					 .ancestors = (const char *[]){SHA("9004"), SHA("9003"), SHA("9002"), NULL},
-					 .time = 500},
+	upload(project,
+	       &(struct upload){.sha = SHA("9005"), .branch = "other",
+				.ancestors = ANCESTORS(SHA("9004"), SHA("9003"), SHA("9002")), .time = 500},
 	       &head);
 	find(project, &head, BASELINE_AUTO, &b);
 	none_is(&b, "no baseline: none of the 3 first-parent ancestors uploaded with the run has a run");
@@ -434,7 +453,7 @@ START_TEST(no_baseline)
 	/* A pull request into a branch without runs, under either rule. */
 	upload(project,
 	       &(struct upload){.sha = SHA("9006"), .branch = "feature", .pr = 5, .base_branch = "release",
-				.merge_base = SHA("9003"), .ancestors = (const char *[]){SHA("9004"), SHA("9003"), NULL},
+				.merge_base = SHA("9003"), .ancestors = ANCESTORS(SHA("9004"), SHA("9003")),
 				.time = 600},
 	       &head);
 	find(project, &head, BASELINE_AUTO, &b);
@@ -452,6 +471,7 @@ int main(void)
 {
 	Suite *s = suite_create("baseline");
 	TCase *tc = tcase_create("baseline");
+	tcase_add_unchecked_fixture(tc, make_top, remove_top);
 	tcase_add_checked_fixture(tc, open_store, close_store);
 	tcase_add_test(tc, rule_names);
 	tcase_add_test(tc, push_closest_ancestor_with_a_run);

@@ -22,8 +22,8 @@ static struct gate_counts counts(uint64_t cycles, const enum bm_event *evs, cons
 }
 
 /* Every event gate_layout_only and gate_cause read, in this order. */
-static const enum bm_event all[] = {BM_EV_IR,   BM_EV_DR,   BM_EV_DW,   BM_EV_I1MR, BM_EV_D1MR,
-				    BM_EV_D1MW, BM_EV_ILMR, BM_EV_DLMR, BM_EV_DLMW};
+static const enum bm_event all[] = {BM_EV_IR, BM_EV_DR, BM_EV_DW, BM_EV_I1MR, BM_EV_D1MR, BM_EV_D1MW,
+				    BM_EV_ILMR, BM_EV_DLMR, BM_EV_DLMW};
 #define NALL (sizeof all / sizeof *all)
 
 static void cause_is(const struct gate_counts *head, const struct gate_counts *base, const char *want)
