@@ -56,6 +56,10 @@ check_eq "the report: schema, tool, model, a walltime per benchmark in seconds" 
 	"$(json_get native.json 'join " ", $j->{schema}, $j->{tool}{name}, $j->{model}{id}, map { "$_->{metric}/$_->{unit}/$_->{status}" } @{$j->{benchmarks}}')"
 check "each value is a positive time below a second, with its spread and run count" json_get native.json \
 	'(grep { $_->{value} > 0 && $_->{value} < 1 && $_->{runs} > 10 && $_->{extra_metrics}[0]{metric} eq "walltime_spread" && $_->{extra_metrics}[0]{value} >= 0 } @{$j->{benchmarks}}) == 4 or die'
+# libbm writes its report by hand (it brings no Jansson into users'
+# programs): lib's one reader, as bm-check uses it, takes it whole.
+check_eq "the native report passes the report reader (bm-check on it)" "0 neutral" \
+	"$("$top_builddir/uploader/bm-check" --base native.json --head native.json >check.out 2>&1; echo $?) $(sed -n 's/^verdict: //p' check.out)"
 check_eq "the program's build id, as bm-run records it" "$(json_get bm.json '$j->{binary}{build_id}')" \
 	"$(json_get native.json '$j->{binary}{build_id}')"
 "$INPUTS" --min-time 0.01 --json - >stdout.json 2>stderr.out
