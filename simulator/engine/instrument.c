@@ -331,10 +331,11 @@ static void flush_event(struct pass *p)
 	UWord k = VG_(sizeXA)(p->instrs) - 1; /* the current instruction */
 	if (!e->is_write && p->chained && k < p->ninstrs && p->chained[k])
 		how |= HOW_CHAINED;
-	/* VEX splits no guest instruction into more accesses than a gather's
-	 * eight lanes, so the slot masks (32 bits) and nslots always hold. */
-	tl_assert(p->slots < 32);
-	UInt bit = 1u << p->slots;
+	/* Not an invariant: VEX writes XSAVE (the dynamic linker's
+	 * _dl_runtime_resolve_xsave) as a store per register, over 32 of
+	 * them.  Accesses past the 31st share the last bit of the masks, and
+	 * only the first LAST_SLOTS are ever taken back (sb_apply). */
+	UInt bit = 1u << (p->slots < 32 ? p->slots : 31);
 	if (e->is_write)
 		p->slot_writes |= bit;
 	if (e->guard)
@@ -359,7 +360,7 @@ static void flush_instr(struct pass *p)
 	if (p->cur && !p->fetched)
 		log_fetch_now(p);
 	if (p->cur) {
-		p->cur->nslots = (UChar)p->slots;
+		p->cur->nslots = (UChar)(p->slots < 255 ? p->slots : 255); /* as above */
 		p->cur->slot_writes = p->slot_writes;
 		p->cur->slot_guarded = p->slot_guarded;
 	}

@@ -9,7 +9,7 @@
 command -v bash >/dev/null 2>&1 || { echo "1..0 # SKIP no bash"; exit 0; }
 # complete WORDS...: what completing the last word offers, on one line.
 complete_words() {
-	PATH="$top_builddir/instrument:$top_builddir/simulator:$top_builddir/uploader:$top_builddir/dashboard:$PATH" \
+	PATH="$top_builddir/instrument/bm-run:$top_builddir/simulator:$top_builddir/uploader:$top_builddir/dashboard:$PATH" \
 		bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _bm_complete; echo "${COMPREPLY[*]}"' \
 		sh "$top_srcdir/lib/completion/bm" "$@"
 }
