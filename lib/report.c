@@ -135,6 +135,7 @@ void report_release(struct bm_report *r)
 	free(r->model.id);
 	free(r->model.cpu_features);
 	free(r->model.cpu);
+	free(r->model.clock);
 	json_decref(r->model.costs);
 	report_context_release(&r->context);
 	free(r->binary_path);
@@ -303,6 +304,8 @@ static json_t *model_json(const struct bm_report_model *m)
 	put(j, "cpu_features", json_text(m->cpu_features));
 	put(j, "cpu", json_text(m->cpu));
 	put(j, "warm_caches", json_boolean(m->warm_caches));
+	if (m->clock)
+		put(j, "clock", json_text(m->clock));
 	return j;
 }
 

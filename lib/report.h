@@ -111,6 +111,8 @@ struct bm_report_model {
 	char *cpu;          /* the CPU the guest saw (bm engine: REPORT_CPU_*;
 			     * callgrind: "host: " and the host's), or NULL */
 	int warm_caches;    /* measured after an unmeasured run (bm-run --warm) */
+	char *clock;        /* the time the program read: "virtual" (the bm
+			     * engine's) or "host"; NULL when not said */
 };
 
 struct bm_commit {

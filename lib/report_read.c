@@ -92,7 +92,8 @@ static int read_model(const json_t *j, struct bm_report_model *m, char **err)
 		return field_wrong(err, "model.", "warm_caches", "true or false");
 	m->warm_caches = json_is_true(warm);
 	return field_dup_string(o, "model.", "cpu_features", FIELD_OPTIONAL, &m->cpu_features, err) ||
-	       field_dup_string(o, "model.", "cpu", FIELD_OPTIONAL, &m->cpu, err);
+	       field_dup_string(o, "model.", "cpu", FIELD_OPTIONAL, &m->cpu, err) ||
+	       field_dup_string(o, "model.", "clock", FIELD_OPTIONAL, &m->clock, err);
 }
 
 static int read_commit(const json_t *o, struct bm_commit *c, char **err)

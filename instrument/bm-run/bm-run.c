@@ -43,7 +43,7 @@
 /* ---- the report ---- */
 
 static void fill_report(struct bm_report *r, const struct bm_model *model, const char *valgrind_version, const struct jobs *js,
-			const struct elfinfo *elf, int warm, enum engine engine, enum bm_cpu cpu)
+			const struct elfinfo *elf, int warm, enum engine engine, enum bm_cpu cpu, int virtual_clock)
 {
 	r->tool_name = xstrdup("bm-run");
 	r->tool_version = xstrdup(PACKAGE_VERSION);
@@ -56,6 +56,7 @@ static void fill_report(struct bm_report *r, const struct bm_model *model, const
 	 * the run a series of its own (series_identity.h). */
 	r->model.cpu = engine == ENGINE_BM ? xstrdup(virtual_cpu(cpu)->description) : platform_host_cpu();
 	r->model.warm_caches = warm;
+	r->model.clock = xstrdup(virtual_clock ? "virtual" : "host");
 	r->context.compiler = elf->compiler ? xstrdup(elf->compiler) : NULL;
 	r->context.os = platform_os();
 	r->context.arch = platform_arch();
@@ -301,7 +302,7 @@ int main(int argc, char **argv)
 	}
 	if (jobs_plan(&js, argc, argv, &o, &elf) < 0)
 		goto done;
-	struct measure_setup setup = {o.engine, o.model, o.cpu, o.branch_sim};
+	struct measure_setup setup = {o.engine, o.model, o.cpu, o.branch_sim, o.virtual_clock};
 	if (o.print_command) {
 		char *from = print_command_input(&o, &js);
 		for (size_t i = 0; i < js.n; i++) {
@@ -346,7 +347,7 @@ int main(int argc, char **argv)
 	int warm = 0;
 	for (size_t i = 0; i < js.n; i++)
 		warm |= o.warm && js.j[i].mode == MODE_HARNESS;
-	fill_report(&report, o.model, version, &js, &elf, warm, o.engine, o.cpu);
+	fill_report(&report, o.model, version, &js, &elf, warm, o.engine, o.cpu, o.virtual_clock);
 	if (input.sha256[0]) {
 		report.stdin_bytes = input.bytes;
 		report.stdin_sha256 = xstrdup(input.sha256);

@@ -166,7 +166,7 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		     const struct sandbox *sb, char *const *args, size_t nargs)
 {
 	size_t n = 0;
-	char **argv = xcalloc(nargs + 20, sizeof *argv);
+	char **argv = xcalloc(nargs + 24, sizeof *argv);
 	int bm = m->engine == ENGINE_BM && mode != MODE_SYMBOL;
 	argv[n++] = xstrdup(valgrind);
 	/* A function measured alone (--toggle-collect, for recursion and
@@ -188,6 +188,11 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	 * host's), and bm-model/2's L2 and core cycles. */
 	if (bm)
 		argv[n++] = xasprintf("--cpu=%s", virtual_cpu(m->cpu)->name);
+	/* The time the program reads, at the model's frequency (docs/engine.md). */
+	if (bm && m->virtual_clock) {
+		argv[n++] = xstrdup("--clock=virtual");
+		argv[n++] = xasprintf("--clock-hz=%.0f", m->model->frequency_hz);
+	}
 	if (bm && m->model->version == 2) {
 		argv[n++] = geometry_option("L2", &m->model->l2);
 		argv[n++] = xstrdup("--block-cost=yes");

@@ -68,6 +68,11 @@ static void usage(FILE *out, const struct bm_model *model)
 		"                      x86-64-v1 (SSE2 only) or x86-64-v3 (AVX2, BMI2, FMA,\n"
 		"                      as production machines); default x86-64-v3 with\n"
 		"                      bm-model/2, else %s, or BM_CPU\n"
+		"      --clock NAME    the time the program reads (clock_gettime, rdtsc...):\n"
+		"                      virtual (the bm engine's: starts at a fixed instant and\n"
+		"                      advances with the instructions run and the sleeps, the\n"
+		"                      same in every run) or host; default virtual with the bm\n"
+		"                      engine, host with callgrind, or BM_CLOCK\n"
 		"      --branch-sim    simulate branch prediction too: the events Bc, Bcm, Bi\n"
 		"                      and Bim (bm-model/2 always does and costs them)\n"
 		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind;\n"
@@ -99,6 +104,17 @@ static int parse_engine(const char *name, const char *what, enum engine *engine)
 	return 0;
 }
 
+static int parse_clock(const char *name, const char *what, struct run_options *o)
+{
+	if (strcmp(name, "virtual") && strcmp(name, "host")) {
+		log_error("%s is virtual or host, not '%s'", what, name);
+		return -1;
+	}
+	o->virtual_clock = strcmp(name, "virtual") == 0;
+	o->clock_from = what;
+	return 0;
+}
+
 static int parse_model(const char *name, const char *what, struct run_options *o)
 {
 	const struct bm_model *m = model_lookup(name);
@@ -124,7 +140,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
 	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
-	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN };
+	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN, OPT_CLOCK };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"bench", required_argument, NULL, OPT_BENCH},
@@ -148,12 +164,13 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		{"cpu", required_argument, NULL, OPT_CPU},
 		{"model", required_argument, NULL, OPT_MODEL},
 		{"branch-sim", no_argument, NULL, OPT_BRANCH_SIM},
+		{"clock", required_argument, NULL, OPT_CLOCK},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct run_options){.parallel = 1, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
-			      .cpu = CPU_DEFAULT, .model = &model_v1};
+			      .cpu = CPU_DEFAULT, .model = &model_v1, .virtual_clock = 1};
 	const char *engine_env = getenv("BM_ENGINE");
 	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
 		return -1;
@@ -161,6 +178,9 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 	if (cpu_env && *cpu_env && parse_cpu(cpu_env, "BM_CPU", o) < 0)
 		return -1;
 	if (model_env && *model_env && parse_model(model_env, "BM_MODEL", o) < 0)
+		return -1;
+	const char *clock_env = getenv("BM_CLOCK");
+	if (clock_env && *clock_env && parse_clock(clock_env, "BM_CLOCK", o) < 0)
 		return -1;
 	int c;
 	long long whole;
@@ -246,6 +266,10 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		case OPT_BRANCH_SIM:
 			o->branch_sim = 1;
 			break;
+		case OPT_CLOCK:
+			if (parse_clock(optarg, "--clock", o) < 0)
+				return -1;
+			break;
 		case 'h':
 			usage(stdout, o->model);
 			return 1;
@@ -290,6 +314,16 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		o->branch_sim = 1;
 		if (!o->cpu_from)
 			o->cpu = CPU_X86_64_V3;
+	}
+	/* Callgrind's program reads the kernel's clock. */
+	if (o->engine == ENGINE_CALLGRIND && o->virtual_clock) {
+		if (o->clock_from) {
+			log_error("%s virtual is the bm engine's clock, and callgrind's program reads the host's: measure "
+				  "with --engine bm, or with %s host",
+				  o->clock_from, o->clock_from);
+			return -1;
+		}
+		o->virtual_clock = 0;
 	}
 	/* A CPU asked for and not given would be a number of another CPU. */
 	if (o->cpu_from && o->engine == ENGINE_CALLGRIND) {

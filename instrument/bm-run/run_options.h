@@ -30,6 +30,8 @@ struct run_options {
 	enum bm_cpu cpu;
 	const char *cpu_from; /* "--cpu" or "BM_CPU": where the CPU was chosen, if it was */
 	int branch_sim; /* --branch-sim */
+	int virtual_clock;      /* --clock virtual (the default with the bm engine) or host */
+	const char *clock_from; /* "--clock" or "BM_CLOCK", if either said */
 	const char *keep_dir;
 	const char *stdin_file; /* --stdin */
 	const struct bm_model *model; /* --model or BM_MODEL, else bm-model/1 */

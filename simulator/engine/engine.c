@@ -15,6 +15,7 @@
 #include "instrument.h"
 #include "output.h"
 #include "settings.h"
+#include "vclock.h"
 
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
@@ -54,7 +55,8 @@ static ULong clock_ns(Int clock)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
-	(void)args, (void)nargs;
+	(void)nargs;
+	vclock_pre_syscall(tid, sysno, args);
 	/* A thread's (or the process's) last superblock, which ends in its
 	 * exit call, is never committed: it never starts another.  Nor is a
 	 * signal handler's, which ends in rt_sigreturn: callgrind drops the
@@ -76,7 +78,8 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
-	(void)args, (void)nargs, (void)res;
+	(void)nargs;
+	vclock_post_syscall(tid, sysno, args, res);
 	/* The exit calls end the process (Valgrind still calls this for the
 	 * one that ends it); callgrind does not count them. */
 	if (!clo.systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)
@@ -205,6 +208,8 @@ static void expand_out_file(void)
 static void at_fork_child(ThreadId tid)
 {
 	expand_out_file();
+	if (clo.clock_virtual)
+		vclock_at_fork_child(tid);
 	if (!engine_instrumenting)
 		return;
 	callgraph_settle();
@@ -243,6 +248,7 @@ static void post_clo_init(void)
 	branch_clear();
 	events_enable(clo.branch_sim, clo.l2, clo.block_cost);
 	callgraph_init();
+	vclock_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
 	expand_out_file();

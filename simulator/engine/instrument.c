@@ -15,6 +15,7 @@
 #include "costs.h"
 #include "cpu.h"
 #include "settings.h"
+#include "vclock.h"
 
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
@@ -610,17 +611,40 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 /* ---- the virtual CPU ---- */
 
 /* Every cpuid asks the helper of the CPU --cpu names (cpu.c). */
-static void fix_cpuid(IRStmt *st)
+/* What every translation changes in the guest's code: what cpuid and
+ * rdtsc answer. */
+static void fix_dirty(IRStmt *st)
 {
 	cpu_fix_cpuid(st->Ist.Dirty.details);
+	vclock_fix_tsc(st->Ist.Dirty.details);
 }
 
-static IRSB *fix_cpuid_only(IRSB *in)
+static UInt count_instrs(const IRSB *in)
 {
+	UInt n = 0;
 	for (Int i = 0; i < in->stmts_used; i++)
+		n += in->stmts[i] && in->stmts[i]->tag == Ist_IMark;
+	return n;
+}
+
+/* Outside the region: the guest's code as it is, but for fix_dirty, and
+ * the virtual clock's count. */
+static IRSB *uninstrumented(IRSB *in)
+{
+	if (!clo.clock_virtual) {
+		for (Int i = 0; i < in->stmts_used; i++)
+			if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
+				fix_dirty(in->stmts[i]);
+		return in;
+	}
+	IRSB *out = deepCopyIRSBExceptStmts(in);
+	vclock_count_block(out, count_instrs(in));
+	for (Int i = 0; i < in->stmts_used; i++) {
 		if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
-			fix_cpuid(in->stmts[i]);
-	return in;
+			fix_dirty(in->stmts[i]);
+		addStmtToIRSB(out, in->stmts[i]);
+	}
+	return out;
 }
 
 IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
@@ -631,7 +655,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("bm-engine: host and guest word sizes differ");
 	if (!engine_instrumenting)
-		return fix_cpuid_only(in);
+		return uninstrumented(in);
 	struct pass p = {.out = deepCopyIRSBExceptStmts(in), .fetched = True};
 	p.instrs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct instr *));
 	p.items = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct item));
@@ -649,6 +673,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	Int i = 0;
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(p.out, in->stmts[i]);
+	vclock_count_block(p.out, count_instrs(in));
 	for (; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
 		if (!st || st->tag == Ist_NoOp)
@@ -704,7 +729,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			break;
 		}
 		case Ist_Dirty: {
-			fix_cpuid(st);
+			fix_dirty(st);
 			IRDirty *d = st->Ist.Dirty.details;
 			/* The dirty call's own guard is not the access's (callgrind). */
 			if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)

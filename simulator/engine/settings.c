@@ -13,6 +13,7 @@ struct settings clo = {
 	.d1 = {32768, 8, 64},
 	.ll = {8388608, 16, 64},
 	.cpu = CPU_X86_64_V1,
+	.clock_hz = 3000000000ULL,
 };
 
 static Bool parse_geometry(const HChar *arg, struct sim_geometry *g)
@@ -71,6 +72,14 @@ Bool settings_option(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--instr-atstart", clo.instr_atstart) {
 	} else if VG_BOOL_CLO (arg, "--dump-instr", clo.dump_instr) {
 	} else if VG_BOOL_CLO (arg, "--branch-sim", clo.branch_sim) {
+	} else if VG_XACT_CLO (arg, "--clock=virtual", clo.clock_virtual, True) {
+	} else if VG_XACT_CLO (arg, "--clock=host", clo.clock_virtual, False) {
+	} else if VG_STR_CLO (arg, "--clock-hz", s) {
+		HChar *end;
+		Long hz = VG_(strtoll10)(s, &end);
+		if (end == s || *end || hz < 1000000 || hz > 100000000000L)
+			VG_(fmsg_bad_option)(arg, "expected cycles per second, from 1000000 to 100000000000\n");
+		clo.clock_hz = (ULong)hz;
 	} else if VG_STR_CLO (arg, "--cpu", s) {
 		if (!parse_cpu(s, &clo.cpu))
 			VG_(fmsg_bad_option)(arg, "expected x86-64-v1, x86-64-v3 or host\n");
@@ -98,5 +107,9 @@ void settings_usage(void)
 		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
 		    "                             same on every host, or VEX's pick for this host\n"
 		    "                             [x86-64-v1]\n"
+		    "    --clock=host|virtual     what time the program reads: the kernel's, or a\n"
+		    "                             clock that advances with the instructions run\n"
+		    "                             (and sleeps), the same in every run [host]\n"
+		    "    --clock-hz=N             the virtual clock's cycles per second [3000000000]\n"
 		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
 }

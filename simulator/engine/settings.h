@@ -30,6 +30,8 @@ struct settings {
 	struct sim_geometry i1, d1, ll; /* --I1 --D1 --LL */
 	struct sim_geometry l2_geometry; /* --L2 */
 	enum engine_cpu cpu;            /* --cpu */
+	Bool clock_virtual;             /* --clock=virtual (vclock.h); host: the kernel's */
+	ULong clock_hz;                 /* --clock-hz: the virtual clock's cycles per second */
 };
 extern struct settings clo;
 

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING. */
+#include "vclock.h"
+
+#include "settings.h"
+
+#include "libvex_guest_amd64.h"
+#include "libvex_guest_offsets.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+ULong vclock_ticks;
+
+/* Fixed instants: REALTIME starts at 2020-01-01T00:00:00Z, before any
+ * host's now, so that a sleep until an absolute virtual time the kernel
+ * sees as past returns at once (and the clock moves to it); MONOTONIC
+ * at 1 s, below any host's uptime, for the same reason. */
+#define REALTIME_START_NS (1577836800ULL * 1000000000ULL)
+#define MONOTONIC_START_NS 1000000000ULL
+#define TAI_OFFSET_NS (37ULL * 1000000000ULL)
+
+/* Linux's clock ids and flags beyond the four Valgrind's headers name. */
+enum {
+	CLOCK_MONOTONIC_RAW = 4, CLOCK_REALTIME_COARSE = 5, CLOCK_MONOTONIC_COARSE = 6, CLOCK_BOOTTIME = 7,
+	CLOCK_REALTIME_ALARM = 8, CLOCK_BOOTTIME_ALARM = 9, CLOCK_TAI = 11,
+};
+#define TIMER_ABSTIME 1
+
+/* What the program slept or waited until a timeout, in nanoseconds: the
+ * wall clocks' part beyond the instructions. */
+static ULong slept_ns;
+/* The process's CPU clock starts at this count (a forked child's at the
+ * fork). */
+static ULong process_start;
+/* Each thread's instructions in the run slices it finished, and the
+ * slice in progress: threads run one at a time under Valgrind. */
+static ULong *thread_ticks; /* VG_N_THREADS */
+static ThreadId running;
+static ULong slice_start;
+/* A timed wait's timeout, read before the call (the kernel may change
+ * it), added when the call timed out. */
+static ULong *pending_wait_ns; /* VG_N_THREADS */
+
+static ULong ticks_to_ns(ULong t)
+{
+	ULong hz = clo.clock_hz;
+	return t / hz * 1000000000ULL + t % hz * 1000000000ULL / hz;
+}
+
+static ULong thread_now(ThreadId tid)
+{
+	return thread_ticks[tid] + (running == tid ? vclock_ticks - slice_start : 0);
+}
+
+static void start_slice(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	running = tid;
+	slice_start = vclock_ticks;
+}
+
+static void stop_slice(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	if (running == tid)
+		thread_ticks[tid] += vclock_ticks - slice_start;
+	running = VG_INVALID_THREADID;
+}
+
+static void thread_created(ThreadId parent, ThreadId child)
+{
+	(void)parent;
+	thread_ticks[child] = 0;
+}
+
+/* Clock id's time in nanoseconds for thread tid, or False for an id it
+ * does not know (the kernel's answer stays). */
+static Bool now_ns(Int id, ThreadId tid, ULong *ns)
+{
+	ULong wall = ticks_to_ns(vclock_ticks) + slept_ns;
+	switch (id) {
+	case VKI_CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_REALTIME_ALARM:
+		*ns = REALTIME_START_NS + wall;
+		return True;
+	case CLOCK_TAI:
+		*ns = REALTIME_START_NS + TAI_OFFSET_NS + wall;
+		return True;
+	case VKI_CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+	case CLOCK_BOOTTIME_ALARM:
+		*ns = MONOTONIC_START_NS + wall;
+		return True;
+	case VKI_CLOCK_PROCESS_CPUTIME_ID:
+		*ns = ticks_to_ns(vclock_ticks - process_start);
+		return True;
+	case VKI_CLOCK_THREAD_CPUTIME_ID:
+		*ns = ticks_to_ns(thread_now(tid));
+		return True;
+	default:
+		/* Another process's or thread's CPU clock (negative ids). */
+		if (id < 0) {
+			*ns = ticks_to_ns(vclock_ticks - process_start);
+			return True;
+		}
+		return False;
+	}
+}
+
+/* Whether the guest may write len bytes at a. */
+static Bool writable(Addr a, SizeT len)
+{
+	return a && VG_(am_is_valid_for_client)(a, len, VKI_PROT_WRITE);
+}
+
+static Bool readable(Addr a, SizeT len)
+{
+	return a && VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ);
+}
+
+static void put_timespec(Addr a, ULong ns)
+{
+	if (writable(a, sizeof(struct vki_timespec))) {
+		struct vki_timespec *ts = (struct vki_timespec *)a;
+		ts->tv_sec = (vki_time_t)(ns / 1000000000ULL);
+		ts->tv_nsec = (long)(ns % 1000000000ULL);
+	}
+}
+
+static void put_timeval(Addr a, ULong ns)
+{
+	if (writable(a, sizeof(struct vki_timeval))) {
+		struct vki_timeval *tv = (struct vki_timeval *)a;
+		tv->tv_sec = (vki_time_t)(ns / 1000000000ULL);
+		tv->tv_usec = (vki_suseconds_t)(ns / 1000 % 1000000);
+	}
+}
+
+static ULong timespec_ns(Addr a)
+{
+	if (!readable(a, sizeof(struct vki_timespec)))
+		return 0;
+	const struct vki_timespec *ts = (const struct vki_timespec *)a;
+	return ts->tv_sec < 0 || ts->tv_nsec < 0 ? 0 : (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
+}
+
+static ULong timeval_ns(Addr a)
+{
+	if (!readable(a, sizeof(struct vki_timeval)))
+		return 0;
+	const struct vki_timeval *tv = (const struct vki_timeval *)a;
+	return tv->tv_sec < 0 || tv->tv_usec < 0 ? 0 : (ULong)tv->tv_sec * 1000000000ULL + (ULong)tv->tv_usec * 1000;
+}
+
+static void set_result(ThreadId tid, ULong v)
+{
+	VG_(set_shadow_regs_area)(tid, 0, OFFSET_amd64_RAX, sizeof v, (const UChar *)&v);
+}
+
+void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
+{
+	if (!clo.clock_virtual)
+		return;
+	ULong wait = 0;
+	switch (sysno) {
+	case __NR_poll:
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait: {
+		/* A timeout in milliseconds; negative: none. */
+		Long ms = (Long)(Int)args[sysno == __NR_poll ? 2 : 3];
+		wait = ms > 0 ? (ULong)ms * 1000000ULL : 0;
+		break;
+	}
+	case __NR_ppoll:
+		wait = timespec_ns(args[2]);
+		break;
+	case __NR_select:
+		wait = timeval_ns(args[4]);
+		break;
+	case __NR_pselect6:
+		wait = timespec_ns(args[4]);
+		break;
+	default:
+		break;
+	}
+	pending_wait_ns[tid] = wait;
+}
+
+void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res)
+{
+	if (!clo.clock_virtual || sr_isError(res))
+		return;
+	ULong ns;
+	switch (sysno) {
+	case __NR_clock_gettime:
+		if (now_ns((Int)args[0], tid, &ns))
+			put_timespec(args[1], ns);
+		break;
+	case __NR_gettimeofday:
+		now_ns(VKI_CLOCK_REALTIME, tid, &ns);
+		put_timeval(args[0], ns);
+		break;
+	case __NR_time:
+		now_ns(VKI_CLOCK_REALTIME, tid, &ns);
+		if (writable(args[0], sizeof(vki_time_t)))
+			*(vki_time_t *)args[0] = (vki_time_t)(ns / 1000000000ULL);
+		set_result(tid, ns / 1000000000ULL);
+		break;
+	case __NR_times: {
+		/* In clock ticks of 1/100 s (sysconf(_SC_CLK_TCK) on Linux). */
+		ULong cpu = ticks_to_ns(vclock_ticks - process_start) / 10000000ULL;
+		if (writable(args[0], sizeof(struct vki_tms))) {
+			struct vki_tms *t = (struct vki_tms *)args[0];
+			t->tms_utime = (vki_clock_t)cpu;
+			t->tms_stime = t->tms_cutime = t->tms_cstime = 0;
+		}
+		now_ns(VKI_CLOCK_MONOTONIC, tid, &ns);
+		set_result(tid, ns / 10000000ULL);
+		break;
+	}
+	case __NR_getrusage: {
+		/* struct rusage begins with ru_utime and ru_stime (timevals). */
+		Long who = (Long)args[0];
+		ULong user = who == 0	 ? ticks_to_ns(vclock_ticks - process_start) /* RUSAGE_SELF */
+			     : who == 1 ? ticks_to_ns(thread_now(tid))		     /* RUSAGE_THREAD */
+					: 0;					     /* RUSAGE_CHILDREN */
+		put_timeval(args[1], user);
+		put_timeval(args[1] + sizeof(struct vki_timeval), 0);
+		break;
+	}
+	case __NR_nanosleep:
+		slept_ns += timespec_ns(args[0]);
+		break;
+	case __NR_clock_nanosleep:
+		if (args[1] & TIMER_ABSTIME) {
+			ULong target = timespec_ns(args[2]);
+			if (now_ns((Int)args[0], tid, &ns) && target > ns && (Int)args[0] != VKI_CLOCK_PROCESS_CPUTIME_ID &&
+			    (Int)args[0] != VKI_CLOCK_THREAD_CPUTIME_ID)
+				slept_ns += target - ns;
+		} else {
+			slept_ns += timespec_ns(args[2]);
+		}
+		break;
+	case __NR_poll:
+	case __NR_ppoll:
+	case __NR_select:
+	case __NR_pselect6:
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait:
+		if (sr_Res(res) == 0) /* timed out */
+			slept_ns += pending_wait_ns[tid];
+		break;
+	default:
+		break;
+	}
+}
+
+/* rdtsc: the cycles so far; rdtscp also sets TSC_AUX (rcx) to 0. */
+static ULong virtual_rdtsc(void)
+{
+	return vclock_ticks;
+}
+
+static ULong virtual_rdtscp(VexGuestAMD64State *st)
+{
+	st->guest_RCX = 0;
+	return vclock_ticks;
+}
+
+void vclock_fix_tsc(IRDirty *d)
+{
+	if (!clo.clock_virtual)
+		return;
+	if (VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_RDTSC") == 0)
+		d->cee = mkIRCallee(0, "bm_virtual_rdtsc", VG_(fnptr_to_fnentry)(virtual_rdtsc));
+	else if (VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_RDTSCP") == 0)
+		d->cee = mkIRCallee(0, "bm_virtual_rdtscp", VG_(fnptr_to_fnentry)(virtual_rdtscp));
+}
+
+void vclock_count_block(IRSB *sb, UInt ninstrs)
+{
+	if (!clo.clock_virtual || !ninstrs)
+		return;
+	IRTemp old = newIRTemp(sb->tyenv, Ity_I64), sum = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr *addr = mkIRExpr_HWord((HWord)&vclock_ticks);
+	addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
+							 IRExpr_Const(IRConst_U64(ninstrs)))));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&vclock_ticks), IRExpr_RdTmp(sum)));
+}
+
+void vclock_at_fork_child(ThreadId tid)
+{
+	process_start = vclock_ticks;
+	thread_ticks[tid] = 0;
+	slice_start = vclock_ticks;
+}
+
+void vclock_init(void)
+{
+	if (!clo.clock_virtual)
+		return;
+	thread_ticks = VG_(calloc)("bm.vclock", VG_N_THREADS, sizeof *thread_ticks);
+	pending_wait_ns = VG_(calloc)("bm.vclock", VG_N_THREADS, sizeof *pending_wait_ns);
+	running = VG_INVALID_THREADID;
+	VG_(track_start_client_code)(start_slice);
+	VG_(track_stop_client_code)(stop_slice);
+	VG_(track_pre_thread_ll_create)(thread_created);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * vclock.c: the virtual clock (--clock=virtual; docs/engine.md).  Every
+ * way a program reads time answers from a clock that starts at a fixed
+ * instant and advances with the guest instructions executed, one per cycle
+ * at --clock-hz, plus what the program asked to sleep or waited for until
+ * a timeout:
+ *
+ *   clock_gettime   REALTIME (and _COARSE, TAI) from 2020-01-01T00:00:00Z,
+ *                   MONOTONIC (_RAW, _COARSE, BOOTTIME) from 1 s, the
+ *                   process's and the thread's CPU clocks from 0
+ *   gettimeofday, time, times, getrusage (ru_utime; ru_stime 0)
+ *   rdtsc, rdtscp   the cycles so far (TSC_AUX 0)
+ *
+ * Under Valgrind a program calls the kernel for time (no vDSO), so each
+ * call's answer is rewritten after the kernel gave it; rdtsc's VEX helper
+ * is replaced.  A sleep still takes its real time: Valgrind runs the
+ * call. */
+#ifndef BM_ENGINE_VCLOCK_H
+#define BM_ENGINE_VCLOCK_H
+
+#include "pub_tool_basics.h"
+#include "libvex_ir.h"
+
+/* The guest instructions executed so far, by every thread, counted
+ * inline at each superblock's start; never reset. */
+extern ULong vclock_ticks;
+
+/* After the options: sets up the per-thread clocks and the tracking. */
+void vclock_init(void);
+
+/* The statements that count a superblock of ninstrs instructions, added
+ * to sb where it starts. */
+void vclock_count_block(IRSB *sb, UInt ninstrs);
+
+/* Replaces VEX's rdtsc and rdtscp helpers in d by the virtual clock's. */
+void vclock_fix_tsc(IRDirty *d);
+
+/* Around each system call (engine.c's wrappers). */
+void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
+void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res);
+
+/* In a forked child: its process CPU clock starts at zero. */
+void vclock_at_fork_child(ThreadId tid);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The virtual clock (issue 24; docs/engine.md): a program that times
+# itself (tests/programs/clocks) reads the same time in every run and
+# counts the same, by every way of reading time; bm-run's --clock and
+# BM_CLOCK, the report's model.clock, callgrind's host clock; a Google
+# Benchmark binary measured whole is repeatable.
+. "$(dirname "$0")/lib.sh"
+
+ENGINE_DIR="$top_builddir/simulator/engine"
+if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
+	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
+	exit 0
+fi
+export BM_ENGINE_DIR="$ENGINE_DIR"
+CLOCKS="$PROGRAMS/clocks"
+cd "$scratch" || exit 1
+
+# engine OUT [OPTIONS...]: the clocks program under the engine by hand,
+# its output in OUT.
+engine() {
+	out=$1
+	shift
+	env -i VALGRIND_LIB="$ENGINE_DIR" "$VALGRIND" --tool=bm "$@" --callgrind-out-file=/dev/null "$CLOCKS" \
+		>"$out" 2>"$out.err"
+}
+value() { sed -n "s/^$1 //p" "$2"; }
+
+engine one.out --clock=virtual
+engine two.out --clock=virtual
+check_eq "virtual: every answer the same in two runs" "" "$(diff one.out two.out)"
+check "... and the loop ran until its millisecond passed" test "$(value iterations one.out)" -gt 0
+check "REALTIME starts at 2020-01-01T00:00:00Z: a second or less later" \
+	sh -c "[ $(value realtime one.out) -ge 1577836800000000000 ] && [ $(value realtime one.out) -lt 1577836801000000000 ]"
+check_eq "gettimeofday and time agree with it" "1577836800 1577836800" \
+	"$(value gettimeofday one.out | cut -d. -f1) $(value time one.out)"
+check "MONOTONIC starts at 1 s" sh -c "[ $(value monotonic one.out) -ge 1000000000 ] && [ $(value monotonic one.out) -lt 2000000000 ]"
+check "the process's CPU clock: the time of its instructions, under the wall clock's" \
+	sh -c "[ $(value process_cpu one.out) -gt 1000000 ] && [ $(value process_cpu one.out) -le $(value monotonic one.out) ]"
+check "rdtsc: cycles at 3 GHz, three per nanosecond of CPU time" \
+	sh -c "[ $(value rdtsc one.out) -ge $(($(value process_cpu one.out) * 3)) ]"
+check_eq "rdtscp: TSC_AUX is 0" "0" "$(value rdtscp one.out | cut -d' ' -f2)"
+slept=$(value slept one.out)
+check "a 10 ms sleep moves the clock by 10 ms and the few instructions around it" \
+	sh -c "[ $slept -ge 10000000 ] && [ $slept -lt 10100000 ]"
+polled=$(value polled one.out)
+check "a poll that times out after 5 ms moves it by 5 ms" sh -c "[ $polled -ge 5000000 ] && [ $polled -lt 5100000 ]"
+check "a thread's CPU clock counts its own instructions only" \
+	sh -c "[ $(value worker_cpu one.out) -gt 0 ] && [ $(value worker_cpu one.out) -lt $(value main_cpu one.out) ]"
+engine host.out --clock=host
+check "--clock=host: the kernel's time (after 2025)" test "$(value time host.out)" -gt 1735689600
+engine hz.out --clock=virtual --clock-hz=1000000000
+check "--clock-hz: at 1 GHz the same loop passes its millisecond in fewer iterations" \
+	test "$(value iterations hz.out)" -lt "$(value iterations one.out)"
+
+# -- bm-run --
+"$BM_RUN" -q --whole -o a.json -- "$CLOCKS" >/dev/null 2>a.err
+"$BM_RUN" -q --whole -o b.json -- "$CLOCKS" >/dev/null 2>b.err
+check_eq "bm-run: the virtual clock by default, in the report" "virtual virtual" \
+	"$(json_get a.json '$j->{model}{clock}') $(json_get b.json '$j->{model}{clock}')"
+check_eq "... and a program that times itself counts the same in two runs" \
+	"$(json_get a.json '$j->{benchmarks}[0]{events}{Ir} . " " . $j->{benchmarks}[0]{cycles}')" \
+	"$(json_get b.json '$j->{benchmarks}[0]{events}{Ir} . " " . $j->{benchmarks}[0]{cycles}')"
+"$BM_RUN" -q --whole --verify -o v.json -- "$CLOCKS" >/dev/null 2>v.err
+check_eq "... and --verify agrees" 0 $?
+"$BM_RUN" -q --whole --clock host -o h.json -- "$CLOCKS" >/dev/null 2>h.err
+check_eq "--clock host: the report says host" "0 host" "$? $(json_get h.json '$j->{model}{clock}')"
+BM_CLOCK=host "$BM_RUN" -q --whole -o e.json -- "$CLOCKS" >/dev/null 2>e.err
+check_eq "BM_CLOCK=host: the same" "host" "$(json_get e.json '$j->{model}{clock}')"
+"$BM_RUN" -q --whole --clock wall -- "$CLOCKS" >/dev/null 2>bad.err
+check_eq "--clock wall: exit 2, naming the two" "2|bm-run: --clock is virtual or host, not 'wall'" "$?|$(cat bad.err)"
+"$BM_RUN" -q --whole --engine callgrind -o c.json -- "$CLOCKS" >/dev/null 2>c.err
+check_eq "callgrind: the host's clock, and the report says so" "0 host" "$? $(json_get c.json '$j->{model}{clock}')"
+"$BM_RUN" -q --whole --engine callgrind --clock virtual -- "$CLOCKS" >/dev/null 2>cv.err
+check_eq "callgrind with --clock virtual: exit 2 and why" \
+	"2|bm-run: --clock virtual is the bm engine's clock, and callgrind's program reads the host's: measure with --engine bm, or with --clock host" \
+	"$?|$(cat cv.err)"
+"$BM_RUN" --print-command --whole -- "$CLOCKS" >cmd.out 2>&1
+check "--print-command shows the clock at the model's frequency" grep -q -- "--clock=virtual --clock-hz=3000000000" cmd.out
+
+# -- a Google Benchmark binary, measured whole (issue 24's bar: three runs) --
+cat >gb.cc <<'EOC'
+#include <benchmark/benchmark.h>
+#include <algorithm>
+#include <vector>
+static void BM_sort(benchmark::State &state)
+{
+	std::vector<int> v(state.range(0));
+	for (auto _ : state) {
+		for (size_t i = 0; i < v.size(); i++)
+			v[i] = (int)((i * 2654435761u) % 1000);
+		std::sort(v.begin(), v.end());
+		benchmark::DoNotOptimize(v.data());
+	}
+}
+BENCHMARK(BM_sort)->Arg(100)->Arg(1000);
+BENCHMARK_MAIN();
+EOC
+if ! ${CXX:-g++} -O2 -o gb gb.cc -lbenchmark -lpthread 2>gb.cc.err; then
+	echo "# no Google Benchmark (g++ and libbenchmark-dev): $(head -n 1 gb.cc.err)"
+	not_ok "a Google Benchmark binary builds (./quickstart test installs g++ and libbenchmark-dev)"
+else
+	for i in 1 2 3; do
+		"$BM_RUN" -q --whole --no-profile -o "gb$i.json" -- ./gb --benchmark_min_time=0.002 >/dev/null 2>"gb$i.err"
+	done
+	cycles() { json_get "$1" '$j->{benchmarks}[0]{cycles} // "none"'; }
+	check_eq "Google Benchmark, whole: the same cycles in three runs" "$(cycles gb1.json) $(cycles gb1.json)" \
+		"$(cycles gb2.json) $(cycles gb3.json)"
+	"$BM_RUN" -q --whole --no-profile --clock host -o gbh1.json -- ./gb --benchmark_min_time=0.002 >/dev/null 2>&1
+	"$BM_RUN" -q --whole --no-profile --clock host -o gbh2.json -- ./gb --benchmark_min_time=0.002 >/dev/null 2>&1
+	echo "# with the host's clock: $(cycles gbh1.json) and $(cycles gbh2.json) cycles"
+fi
+
+done_testing
