@@ -205,8 +205,12 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	case MODE_SYMBOL:
 		argv[n++] = xstrdup("--collect-atstart=no");
 		argv[n++] = xasprintf("--toggle-collect=%s", symbol);
-		break;
+		/* fall through */
 	case MODE_SYMBOLS:
+		/* Functions by their symbols' names, as --bench matched them in
+		 * the ELF files: a C++ function's mangled name. */
+		argv[n++] = xstrdup("--demangle=no");
+		break;
 	case MODE_WHOLE:
 		break;
 	}

@@ -129,4 +129,28 @@ else
 	not_ok "a C compiler ($cc) and binutils build a stripped library with a debug file"
 fi
 
+# C++: --bench matches the symbols' (mangled) names, and the run names
+# functions the same way (the engine's --demangle=no), so a C++ function
+# is measured, not "never called".
+cat >"$scratch/cxx.cc" <<'EOC'
+namespace work {
+__attribute__((noinline)) unsigned long mix(unsigned long n)
+{
+	unsigned long s = 0;
+	for (unsigned long i = 0; i < n; i++)
+		s += i * i ^ (s >> 3);
+	return s;
+}
+}
+int main() { return (int)((work::mix(1000) + work::mix(2000)) == 42); }
+EOC
+if ${CXX:-g++} -O1 -g -o "$scratch/cxx" "$scratch/cxx.cc" 2>"$scratch/cxx.err"; then
+	"$BM_RUN" -q --no-profile --bench '*4work3mix*' -o "$scratch/cxx.json" -- "$scratch/cxx" >/dev/null 2>"$scratch/cxx.run.err"
+	check_eq "C++: a function found by its mangled name is measured, over its two calls" \
+		"0 cxx::_ZN4work3mixEm ok 2" \
+		"$? $(json_get "$scratch/cxx.json" 'join " ", @{$j->{benchmarks}[0]}{qw(id status calls)}')"
+else
+	not_ok "a C++ compiler builds the test program (./quickstart test installs g++): $(head -n 1 "$scratch/cxx.err")"
+fi
+
 done_testing
