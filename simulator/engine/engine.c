@@ -11,6 +11,7 @@
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
+#include "host_state.h"
 #include "cpu.h"
 #include "instrument.h"
 #include "output.h"
@@ -80,6 +81,8 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 {
 	(void)nargs;
 	vclock_post_syscall(tid, sysno, args, res);
+	if (clo.clock_virtual)
+		host_state_post_syscall(tid, sysno, args, res, vclock_monotonic_ns() / 1000000000ULL);
 	/* The exit calls end the process (Valgrind still calls this for the
 	 * one that ends it); callgrind does not count them. */
 	if (!clo.systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)

@@ -117,6 +117,11 @@ static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 	}
 }
 
+ULong vclock_monotonic_ns(void)
+{
+	return MONOTONIC_START_NS + ticks_to_ns(vclock_ticks) + slept_ns;
+}
+
 /* Whether the guest may write len bytes at a. */
 static Bool writable(Addr a, SizeT len)
 {

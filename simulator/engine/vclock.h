@@ -13,6 +13,9 @@
  *   gettimeofday, time, times, getrusage (ru_utime; ru_stime 0)
  *   rdtsc, rdtscp   the cycles so far (TSC_AUX 0)
  *
+ * (The host's state that changes with time, such as its load, is fixed
+ * along with it: host_state.h.)
+ *
  * Under Valgrind a program calls the kernel for time (no vDSO), so each
  * call's answer is rewritten after the kernel gave it; rdtsc's VEX helper
  * is replaced.  A sleep still takes its real time: Valgrind runs the
@@ -40,6 +43,9 @@ void vclock_fix_tsc(IRDirty *d);
 /* Around each system call (engine.c's wrappers). */
 void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
 void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res);
+
+/* CLOCK_MONOTONIC's time now, in nanoseconds. */
+ULong vclock_monotonic_ns(void);
 
 /* In a forked child: its process CPU clock starts at zero. */
 void vclock_at_fork_child(ThreadId tid);
