@@ -14,7 +14,7 @@
 
 /* The descriptors of the files rewritten (a program opens few at once;
  * more go unrewritten), and where each stands in its text. */
-enum kind { FREE, LOADAVG, UPTIME, CPUINFO };
+enum kind { FREE, LOADAVG, UPTIME, CPUINFO, RANDOM };
 /* In /proc/cpuinfo: at a line's start (matching "cpu MHz" by matched),
  * in another line, between the name and its value, in the value. */
 enum cpuinfo_at { LINE_START, OTHER_LINE, BEFORE_VALUE, IN_VALUE };
@@ -45,12 +45,16 @@ static Bool guest_may(Addr a, SizeT len, UInt prot)
 
 static void opened(Addr path, Int fd)
 {
-	static const HChar *const names[] = {[LOADAVG] = "/proc/loadavg", [UPTIME] = "/proc/uptime",
-					     [CPUINFO] = "/proc/cpuinfo"};
-	if (!guest_may(path, sizeof "/proc/loadavg", VKI_PROT_READ))
+	static const struct {
+		enum kind kind;
+		const HChar *path;
+	} files[] = {{LOADAVG, "/proc/loadavg"}, {UPTIME, "/proc/uptime"}, {CPUINFO, "/proc/cpuinfo"},
+		     {RANDOM, "/dev/urandom"}, {RANDOM, "/dev/random"}};
+	if (!guest_may(path, sizeof "/dev/random", VKI_PROT_READ))
 		return;
-	for (enum kind k = LOADAVG; k <= CPUINFO; k++) {
-		if (VG_(strcmp)((const HChar *)path, names[k]) != 0)
+	for (UInt f = 0; f < sizeof files / sizeof *files; f++) {
+		enum kind k = files[f].kind;
+		if (VG_(strcmp)((const HChar *)path, files[f].path) != 0)
 			continue;
 		for (Int i = 0; i < TRACKED; i++)
 			if (tracked[i].kind == FREE) {
@@ -119,6 +123,46 @@ static void read_cpuinfo(struct tracked *t, Addr buf, SizeT n)
 	}
 }
 
+/* The kernel's random bytes, made the same in every run: a fixed
+ * xorshift64* stream (a benchmark's randomness is an input, and random
+ * bytes left in memory moved counts: glibc's tcache key, from getrandom,
+ * stays in freed chunks that SSE2 string functions read past a string's
+ * end). */
+static ULong random_state = 0x9E3779B97F4A7C15ULL;
+
+static void fill_random(Addr buf, SizeT n)
+{
+	if (!guest_may(buf, n, VKI_PROT_WRITE))
+		return;
+	UChar *p = (UChar *)buf;
+	for (SizeT i = 0; i < n; i++) {
+		if (i % 8 == 0) {
+			random_state ^= random_state >> 12;
+			random_state ^= random_state << 25;
+			random_state ^= random_state >> 27;
+		}
+		p[i] = (UChar)((random_state * 0x2545F4914F6CDD1DULL) >> (8 * (i % 8)));
+	}
+}
+
+void host_state_fix_at_random(void)
+{
+	/* The initial stack: argc, argv and a NULL, the environment and a
+	 * NULL, then the auxiliary vector's (type, value) pairs. */
+	Addr sp = VG_(get_SP)(1);
+	if (!guest_may(sp, sizeof(UWord), VKI_PROT_READ))
+		return;
+	const UWord *w = (const UWord *)sp;
+	UWord i = 1 + w[0] + 1; /* past argc, argv and its NULL */
+	while (guest_may(sp + i * sizeof(UWord), sizeof(UWord), VKI_PROT_READ) && w[i])
+		i++;
+	for (i++; guest_may(sp + (i + 1) * sizeof(UWord), sizeof(UWord), VKI_PROT_READ) && w[i] != 0; i += 2)
+		if (w[i] == 25) { /* AT_RANDOM: 16 bytes for the stack guard and pointer mangling */
+			fill_random(w[i + 1], 16);
+			return;
+		}
+}
+
 /* struct sysinfo (x86-64): uptime, loads[3] at 8, ..., procs (16 bits)
  * at 80. */
 static void fix_sysinfo(Addr info, ULong uptime_s)
@@ -153,7 +197,12 @@ void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes
 			read_whole(tid, t, text, args[1], (SizeT)args[2]);
 		} else if (t->kind == CPUINFO) {
 			read_cpuinfo(t, args[1], (SizeT)sr_Res(res));
+		} else if (t->kind == RANDOM) {
+			fill_random(args[1], (SizeT)sr_Res(res));
 		}
+		break;
+	case __NR_getrandom:
+		fill_random(args[0], (SizeT)sr_Res(res));
 		break;
 	case __NR_close:
 		if ((t = find((Int)args[0])))

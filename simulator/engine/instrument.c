@@ -14,6 +14,7 @@
 #include "callgraph.h"
 #include "costs.h"
 #include "cpu.h"
+#include "host_state.h"
 #include "settings.h"
 #include "vclock.h"
 
@@ -654,6 +655,10 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("bm-engine: host and guest word sizes differ");
+	static Bool started;
+	if (!started && clo.clock_virtual)
+		host_state_fix_at_random(); /* the first translation: nothing ran yet */
+	started = True;
 	if (!engine_instrumenting)
 		return uninstrumented(in);
 	struct pass p = {.out = deepCopyIRSBExceptStmts(in), .fetched = True};

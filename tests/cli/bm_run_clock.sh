@@ -4,8 +4,9 @@
 # itself (tests/programs/clocks) reads the same time in every run and
 # counts the same, by every way of reading time; bm-run's --clock and
 # BM_CLOCK, the report's model.clock, callgrind's host clock; a Google
-# Benchmark binary decides the same iterations in every run; the host's
-# load, uptime and CPU frequency, fixed with the clock.
+# Benchmark binary decides the same iterations in every run and counts the
+# same; the host's load, uptime, CPU frequency and random bytes, fixed with
+# the clock.
 . "$(dirname "$0")/lib.sh"
 
 ENGINE_DIR="$top_builddir/simulator/engine"
@@ -63,7 +64,11 @@ check_eq "/proc/loadavg: no load" "0.00 0.00 0.00 1/1 1" "$(vg /bin/cat /proc/lo
 check_eq "/proc/uptime: the virtual uptime" "1.00 0.00" "$(vg /bin/cat /proc/uptime)"
 check "/proc/cpuinfo: every cpu MHz value reads 3 and zeros, its width kept" \
 	sh -c "vg_out=\$(env -i VALGRIND_LIB='$ENGINE_DIR' '$VALGRIND' --tool=bm --clock=virtual --callgrind-out-file=/dev/null /bin/grep '^cpu MHz' /proc/cpuinfo 2>/dev/null); [ -z \"\$(grep '^cpu MHz' /proc/cpuinfo)\" ] || { [ -n \"\$vg_out\" ] && ! echo \"\$vg_out\" | grep -v -q ': 30*\\.0*\$'; }"
+check_eq "/dev/urandom: the same bytes in two runs" "$(vg /usr/bin/head -c 16 /dev/urandom | od -An -tx1)" \
+	"$(vg /usr/bin/head -c 16 /dev/urandom | od -An -tx1)"
 engine host.out --clock=host
+check "--clock=host: the kernel's random bytes (AT_RANDOM differs from the virtual run's)" \
+	test "$(value at_random host.out)" != "$(value at_random one.out)"
 check "--clock=host: the kernel's time (after 2025)" test "$(value time host.out)" -gt 1735689600
 engine hz.out --clock=virtual --clock-hz=1000000000
 check "--clock-hz: at 1 GHz the same loop passes its millisecond in fewer iterations" \
@@ -127,11 +132,11 @@ else
 		"$(runs gb1.out.json) $(runs gb1.out.json)" "$(runs gb2.out.json) $(runs gb3.out.json)"
 	check_eq "... two benchmarks, each iterated more than once" 2 \
 		"$(json_get gb1.out.json 'scalar grep { $_->{iterations} > 1 } @{$j->{benchmarks}}')"
-	# The whole process also prints the load average and CPU frequency it
-	# reads (sysinfo, /proc/cpuinfo), fixed with the clock; in about one
-	# run in fifteen it still moves by a few instructions (docs/engine.md).
+	# The whole process, which also prints the load average and CPU
+	# frequency it reads and whose stack holds AT_RANDOM's guard: the same.
 	cycles() { json_get "$1" '$j->{benchmarks}[0]{cycles} // "none"'; }
-	echo "# whole-process cycles: $(cycles gb1.json) $(cycles gb2.json) $(cycles gb3.json)"
+	check_eq "Google Benchmark, whole: the same cycles in three runs" "$(cycles gb1.json) $(cycles gb1.json)" \
+		"$(cycles gb2.json) $(cycles gb3.json)"
 fi
 
 done_testing

@@ -4,11 +4,14 @@
  * "name value" per line, what every way of reading time answered: the
  * clocks, gettimeofday, time, times, getrusage, rdtsc and rdtscp, a sleep
  * and a poll that times out as the clock saw them, sysinfo's uptime, load
- * and processes, and with an argument a second thread's CPU clock.  Under the bm engine's virtual clock every line is the same
+ * and processes, the kernel's random bytes (AT_RANDOM, getrandom), and
+ * with an argument a second thread's CPU clock.  Under the bm engine's virtual clock every line is the same
  * in every run. */
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/auxv.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
@@ -78,6 +81,17 @@ int main(int argc, char **argv)
 		printf("worker_cpu %lld\n", worker_cpu);
 		printf("main_cpu %lld\n", ns_of(CLOCK_THREAD_CPUTIME_ID));
 	}
+	const unsigned char *at_random = (const unsigned char *)getauxval(AT_RANDOM);
+	unsigned char bytes[8] = {0};
+	if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes)
+		return 1;
+	printf("at_random");
+	for (int i = 0; i < 16; i++)
+		printf(" %02x", at_random[i]);
+	printf("\ngetrandom");
+	for (int i = 0; i < 8; i++)
+		printf(" %02x", bytes[i]);
+	printf("\n");
 	struct sysinfo si;
 	sysinfo(&si);
 	printf("sysinfo %ld %lu %lu %lu %u\n", si.uptime, si.loads[0], si.loads[1], si.loads[2], (unsigned)si.procs);
