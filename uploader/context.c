@@ -5,7 +5,6 @@
 #include "context.h"
 
 #include "error.h"
-#include "json_text.h"
 #include "report.h"
 #include "xalloc.h"
 
@@ -74,8 +73,8 @@ static char *git(const char *const *args)
 
 /* GitHub Actions: a pull_request event checks out the merge commit
  * (GITHUB_SHA) of GITHUB_HEAD_REF onto GITHUB_BASE_REF; GITHUB_REF is
- * refs/pull/N/merge.  A push names its branch in GITHUB_REF. */
-/* Returns 1 when running there. */
+ * refs/pull/N/merge.  A push names its branch in GITHUB_REF.  Returns 1
+ * when running there. */
 static int from_github(struct bm_context *ctx)
 {
 	if (!env("GITHUB_ACTIONS"))

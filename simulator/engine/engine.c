@@ -11,8 +11,8 @@
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
-#include "host_state.h"
 #include "cpu.h"
+#include "host_state.h"
 #include "instrument.h"
 #include "output.h"
 #include "settings.h"
@@ -57,7 +57,8 @@ static ULong clock_ns(Int clock)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)nargs;
-	vclock_pre_syscall(tid, sysno, args);
+	if (clo.clock_virtual)
+		vclock_pre_syscall(tid, sysno, args);
 	/* A thread's (or the process's) last superblock, which ends in its
 	 * exit call, is never committed: it never starts another.  Nor is a
 	 * signal handler's, which ends in rt_sigreturn: callgrind drops the
@@ -80,9 +81,10 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
 	(void)nargs;
-	vclock_post_syscall(tid, sysno, args, res);
-	if (clo.clock_virtual)
-		host_state_post_syscall(tid, sysno, args, res, vclock_monotonic_ns() / 1000000000ULL);
+	if (clo.clock_virtual) {
+		vclock_post_syscall(tid, sysno, args, res);
+		host_state_post_syscall(tid, sysno, args, res);
+	}
 	/* The exit calls end the process (Valgrind still calls this for the
 	 * one that ends it); callgrind does not count them. */
 	if (!clo.systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)

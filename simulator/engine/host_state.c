@@ -2,11 +2,11 @@
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING. */
 #include "host_state.h"
 
-#include "libvex_guest_offsets.h"
-#include "pub_tool_aspacemgr.h"
+#include "guest.h"
+#include "vclock.h"
+
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_machine.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
@@ -25,7 +25,6 @@ static struct tracked {
 	Bool whole_read; /* LOADAVG, UPTIME: the text was given */
 	enum cpuinfo_at at;
 	UInt matched;
-	Bool first_digit_done;
 } tracked[TRACKED];
 
 static const HChar cpu_mhz[] = "cpu MHz";
@@ -36,11 +35,6 @@ static struct tracked *find(Int fd)
 		if (tracked[i].kind != FREE && tracked[i].fd == fd)
 			return &tracked[i];
 	return NULL;
-}
-
-static Bool guest_may(Addr a, SizeT len, UInt prot)
-{
-	return a && len && VG_(am_is_valid_for_client)(a, len, prot);
 }
 
 static void opened(Addr path, Int fd)
@@ -64,11 +58,6 @@ static void opened(Addr path, Int fd)
 	}
 }
 
-static void set_result(ThreadId tid, ULong v)
-{
-	VG_(set_shadow_regs_area)(tid, 0, OFFSET_amd64_RAX, sizeof v, (const UChar *)&v);
-}
-
 /* text once, then the end of the file. */
 static void read_whole(ThreadId tid, struct tracked *t, const HChar *text, Addr buf, SizeT count)
 {
@@ -79,7 +68,7 @@ static void read_whole(ThreadId tid, struct tracked *t, const HChar *text, Addr 
 		return;
 	VG_(memcpy)((void *)buf, text, n);
 	t->whole_read = True;
-	set_result(tid, n);
+	guest_set_result(tid, n);
 }
 
 /* The bytes the kernel gave, "cpu MHz" values rewritten: a value may
@@ -165,16 +154,16 @@ void host_state_fix_at_random(void)
 
 /* struct sysinfo (x86-64): uptime, loads[3] at 8, ..., procs (16 bits)
  * at 80. */
-static void fix_sysinfo(Addr info, ULong uptime_s)
+static void fix_sysinfo(Addr info)
 {
 	if (!guest_may(info, 82, VKI_PROT_WRITE))
 		return;
-	*(Long *)info = (Long)uptime_s;
+	*(Long *)info = (Long)(vclock_monotonic_ns() / 1000000000ULL);
 	VG_(memset)((void *)(info + 8), 0, 3 * sizeof(ULong));
 	*(UShort *)(info + 80) = 1;
 }
 
-void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res, ULong uptime_s)
+void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res)
 {
 	if (sr_isError(res))
 		return;
@@ -193,7 +182,7 @@ void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes
 			read_whole(tid, t, LOADAVG_TEXT, args[1], (SizeT)args[2]);
 		} else if (t->kind == UPTIME) {
 			HChar text[48];
-			VG_(sprintf)(text, "%llu.00 0.00\n", uptime_s);
+			VG_(sprintf)(text, "%llu.00 0.00\n", vclock_monotonic_ns() / 1000000000ULL);
 			read_whole(tid, t, text, args[1], (SizeT)args[2]);
 		} else if (t->kind == CPUINFO) {
 			read_cpuinfo(t, args[1], (SizeT)sr_Res(res));
@@ -209,7 +198,7 @@ void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes
 			t->kind = FREE;
 		break;
 	case __NR_sysinfo:
-		fix_sysinfo(args[0], uptime_s);
+		fix_sysinfo(args[0]);
 		break;
 	default:
 		break;

@@ -21,9 +21,9 @@
 
 #include "pub_tool_basics.h"
 
-/* After each system call of thread tid (engine.c's wrapper); uptime_s is
- * the virtual clock's monotonic seconds. */
-void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res, ULong uptime_s);
+/* After each system call of thread tid (engine.c's wrapper, with
+ * --clock=virtual); the uptime is the virtual clock's. */
+void host_state_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res);
 
 /* Before the program's first instruction: AT_RANDOM's bytes (the stack
  * guard's value lies in every protected frame, and string functions read

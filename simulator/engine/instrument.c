@@ -611,9 +611,8 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 
 /* ---- the virtual CPU ---- */
 
-/* Every cpuid asks the helper of the CPU --cpu names (cpu.c). */
-/* What every translation changes in the guest's code: what cpuid and
- * rdtsc answer. */
+/* What every translation changes in the guest's code: cpuid asks the
+ * helper of the CPU --cpu names (cpu.c), rdtsc the virtual clock. */
 static void fix_dirty(IRStmt *st)
 {
 	cpu_fix_cpuid(st->Ist.Dirty.details);
@@ -668,9 +667,9 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
 	if (clo.branch_sim)
 		scan_exits(&p, in);
+	UInt ninstrs = count_instrs(in);
 	if (clo.block_cost) {
-		for (Int s = 0; s < in->stmts_used; s++)
-			p.ninstrs += in->stmts[s] && in->stmts[s]->tag == Ist_IMark;
+		p.ninstrs = ninstrs;
 		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
 		p.chained = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.chained);
 		block_cost(in, p.ninstrs, p.centi, p.chained);
@@ -678,7 +677,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	Int i = 0;
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(p.out, in->stmts[i]);
-	vclock_count_block(p.out, count_instrs(in));
+	vclock_count_block(p.out, ninstrs);
 	for (; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
 		if (!st || st->tag == Ist_NoOp)

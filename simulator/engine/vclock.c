@@ -2,14 +2,12 @@
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING. */
 #include "vclock.h"
 
+#include "guest.h"
 #include "settings.h"
 
 #include "libvex_guest_amd64.h"
-#include "libvex_guest_offsets.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
@@ -54,6 +52,18 @@ static ULong ticks_to_ns(ULong t)
 	return t / hz * 1000000000ULL + t % hz * 1000000000ULL / hz;
 }
 
+/* The wall clocks' time since their start: the instructions, and the
+ * sleeps. */
+static ULong wall_ns(void)
+{
+	return ticks_to_ns(vclock_ticks) + slept_ns;
+}
+
+static ULong process_cpu_ns(void)
+{
+	return ticks_to_ns(vclock_ticks - process_start);
+}
+
 static ULong thread_now(ThreadId tid)
 {
 	return thread_ticks[tid] + (running == tid ? vclock_ticks - slice_start : 0);
@@ -84,7 +94,7 @@ static void thread_created(ThreadId parent, ThreadId child)
  * does not know (the kernel's answer stays). */
 static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 {
-	ULong wall = ticks_to_ns(vclock_ticks) + slept_ns;
+	ULong wall = wall_ns();
 	switch (id) {
 	case VKI_CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
@@ -102,7 +112,7 @@ static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 		*ns = MONOTONIC_START_NS + wall;
 		return True;
 	case VKI_CLOCK_PROCESS_CPUTIME_ID:
-		*ns = ticks_to_ns(vclock_ticks - process_start);
+		*ns = process_cpu_ns();
 		return True;
 	case VKI_CLOCK_THREAD_CPUTIME_ID:
 		*ns = ticks_to_ns(thread_now(tid));
@@ -110,7 +120,7 @@ static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 	default:
 		/* Another process's or thread's CPU clock (negative ids). */
 		if (id < 0) {
-			*ns = ticks_to_ns(vclock_ticks - process_start);
+			*ns = process_cpu_ns();
 			return True;
 		}
 		return False;
@@ -119,23 +129,12 @@ static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 
 ULong vclock_monotonic_ns(void)
 {
-	return MONOTONIC_START_NS + ticks_to_ns(vclock_ticks) + slept_ns;
-}
-
-/* Whether the guest may write len bytes at a. */
-static Bool writable(Addr a, SizeT len)
-{
-	return a && VG_(am_is_valid_for_client)(a, len, VKI_PROT_WRITE);
-}
-
-static Bool readable(Addr a, SizeT len)
-{
-	return a && VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ);
+	return MONOTONIC_START_NS + wall_ns();
 }
 
 static void put_timespec(Addr a, ULong ns)
 {
-	if (writable(a, sizeof(struct vki_timespec))) {
+	if (guest_may(a, sizeof(struct vki_timespec), VKI_PROT_WRITE)) {
 		struct vki_timespec *ts = (struct vki_timespec *)a;
 		ts->tv_sec = (vki_time_t)(ns / 1000000000ULL);
 		ts->tv_nsec = (long)(ns % 1000000000ULL);
@@ -144,7 +143,7 @@ static void put_timespec(Addr a, ULong ns)
 
 static void put_timeval(Addr a, ULong ns)
 {
-	if (writable(a, sizeof(struct vki_timeval))) {
+	if (guest_may(a, sizeof(struct vki_timeval), VKI_PROT_WRITE)) {
 		struct vki_timeval *tv = (struct vki_timeval *)a;
 		tv->tv_sec = (vki_time_t)(ns / 1000000000ULL);
 		tv->tv_usec = (vki_suseconds_t)(ns / 1000 % 1000000);
@@ -153,7 +152,7 @@ static void put_timeval(Addr a, ULong ns)
 
 static ULong timespec_ns(Addr a)
 {
-	if (!readable(a, sizeof(struct vki_timespec)))
+	if (!guest_may(a, sizeof(struct vki_timespec), VKI_PROT_READ))
 		return 0;
 	const struct vki_timespec *ts = (const struct vki_timespec *)a;
 	return ts->tv_sec < 0 || ts->tv_nsec < 0 ? 0 : (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
@@ -161,21 +160,14 @@ static ULong timespec_ns(Addr a)
 
 static ULong timeval_ns(Addr a)
 {
-	if (!readable(a, sizeof(struct vki_timeval)))
+	if (!guest_may(a, sizeof(struct vki_timeval), VKI_PROT_READ))
 		return 0;
 	const struct vki_timeval *tv = (const struct vki_timeval *)a;
 	return tv->tv_sec < 0 || tv->tv_usec < 0 ? 0 : (ULong)tv->tv_sec * 1000000000ULL + (ULong)tv->tv_usec * 1000;
 }
 
-static void set_result(ThreadId tid, ULong v)
-{
-	VG_(set_shadow_regs_area)(tid, 0, OFFSET_amd64_RAX, sizeof v, (const UChar *)&v);
-}
-
 void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 {
-	if (!clo.clock_virtual)
-		return;
 	ULong wait = 0;
 	switch (sysno) {
 	case __NR_poll:
@@ -203,7 +195,7 @@ void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 
 void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res)
 {
-	if (!clo.clock_virtual || sr_isError(res))
+	if (sr_isError(res))
 		return;
 	ULong ns;
 	switch (sysno) {
@@ -217,26 +209,26 @@ void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res
 		break;
 	case __NR_time:
 		now_ns(VKI_CLOCK_REALTIME, tid, &ns);
-		if (writable(args[0], sizeof(vki_time_t)))
+		if (guest_may(args[0], sizeof(vki_time_t), VKI_PROT_WRITE))
 			*(vki_time_t *)args[0] = (vki_time_t)(ns / 1000000000ULL);
-		set_result(tid, ns / 1000000000ULL);
+		guest_set_result(tid, ns / 1000000000ULL);
 		break;
 	case __NR_times: {
 		/* In clock ticks of 1/100 s (sysconf(_SC_CLK_TCK) on Linux). */
-		ULong cpu = ticks_to_ns(vclock_ticks - process_start) / 10000000ULL;
-		if (writable(args[0], sizeof(struct vki_tms))) {
+		ULong cpu = process_cpu_ns() / 10000000ULL;
+		if (guest_may(args[0], sizeof(struct vki_tms), VKI_PROT_WRITE)) {
 			struct vki_tms *t = (struct vki_tms *)args[0];
 			t->tms_utime = (vki_clock_t)cpu;
 			t->tms_stime = t->tms_cutime = t->tms_cstime = 0;
 		}
 		now_ns(VKI_CLOCK_MONOTONIC, tid, &ns);
-		set_result(tid, ns / 10000000ULL);
+		guest_set_result(tid, ns / 10000000ULL);
 		break;
 	}
 	case __NR_getrusage: {
 		/* struct rusage begins with ru_utime and ru_stime (timevals). */
 		Long who = (Long)args[0];
-		ULong user = who == 0	 ? ticks_to_ns(vclock_ticks - process_start) /* RUSAGE_SELF */
+		ULong user = who == 0	 ? process_cpu_ns()			     /* RUSAGE_SELF */
 			     : who == 1 ? ticks_to_ns(thread_now(tid))		     /* RUSAGE_THREAD */
 					: 0;					     /* RUSAGE_CHILDREN */
 		put_timeval(args[1], user);

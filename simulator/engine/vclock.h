@@ -40,7 +40,7 @@ void vclock_count_block(IRSB *sb, UInt ninstrs);
 /* Replaces VEX's rdtsc and rdtscp helpers in d by the virtual clock's. */
 void vclock_fix_tsc(IRDirty *d);
 
-/* Around each system call (engine.c's wrappers). */
+/* Around each system call (engine.c's wrappers, with --clock=virtual). */
 void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
 void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res);
 
