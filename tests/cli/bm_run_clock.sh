@@ -9,12 +9,7 @@
 # the clock.
 . "$(dirname "$0")/lib.sh"
 
-ENGINE_DIR="$top_builddir/simulator/engine"
-if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
-	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
-	exit 0
-fi
-export BM_ENGINE_DIR="$ENGINE_DIR"
+need_engine
 CLOCKS="$PROGRAMS/clocks"
 cd "$scratch" || exit 1
 

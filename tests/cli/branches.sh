@@ -10,12 +10,7 @@
 # other events unchanged by it, and nothing of it without the option.
 . "$top_srcdir/tests/cli/lib.sh"
 
-ENGINE_DIR="$top_builddir/simulator/engine"
-if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
-	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
-	exit 0
-fi
-export BM_ENGINE_DIR="$ENGINE_DIR"
+need_engine
 EVENTS_PL="$top_srcdir/tests/cli/data/engine/events.pl"
 
 cd "$scratch" || exit 1

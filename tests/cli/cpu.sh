@@ -8,12 +8,7 @@
 # the report, bm-check refusing to compare the two, and the usage errors.
 . "$top_srcdir/tests/cli/lib.sh"
 
-ENGINE_DIR="$top_builddir/simulator/engine"
-if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
-	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
-	exit 0
-fi
-export BM_ENGINE_DIR="$ENGINE_DIR"
+need_engine
 unset BM_CPU BM_ENGINE
 BM_CHECK="$top_builddir/uploader/bm-check"
 PROG="$PROGRAMS/cpuid"

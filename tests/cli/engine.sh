@@ -9,12 +9,7 @@
 # whose start-up cost bm-run cannot take away (docs/engine.md).
 . "$top_srcdir/tests/cli/lib.sh"
 
-ENGINE_DIR="$top_builddir/simulator/engine"
-if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
-	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
-	exit 0
-fi
-export BM_ENGINE_DIR="$ENGINE_DIR"
+need_engine
 EVENTS="Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount"
 # What the call graphs are compared on: the events, without the system
 # calls (whose times differ from run to run).

@@ -93,6 +93,17 @@ json_get() {
 
 BM_RUN="$top_builddir/instrument/bm-run/bm-run"
 
+# need_engine: bm's Valgrind tool as this build made it (ENGINE_DIR, and
+# BM_ENGINE_DIR for bm-run), or the whole script is skipped.
+need_engine() {
+	ENGINE_DIR="$top_builddir/simulator/engine"
+	if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
+		echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
+		exit 0
+	fi
+	export BM_ENGINE_DIR="$ENGINE_DIR"
+}
+
 # report_rows REPORT: "id status cycles reason" per benchmark, one a line.
 report_rows() {
 	json_get "$1" 'join "\n", map { join " ", $_->{id}, $_->{status}, $_->{cycles} // "-", $_->{reason} // "" } @{$j->{benchmarks}}'

@@ -15,12 +15,7 @@
 #   BM_MODEL2_RECORD=1 make check TESTS=tests/cli/model2.sh
 . "$top_srcdir/tests/cli/lib.sh"
 
-ENGINE_DIR="$top_builddir/simulator/engine"
-if [ ! -x "$ENGINE_DIR/bm-amd64-linux" ]; then
-	echo "1..0 # SKIP bm's Valgrind tool is not built (--disable-engine)"
-	exit 0
-fi
-export BM_ENGINE_DIR="$ENGINE_DIR"
+need_engine
 unset BM_CPU BM_ENGINE BM_MODEL
 BM_CHECK="$top_builddir/uploader/bm-check"
 PROG="$PROGRAMS/branches"
