@@ -225,6 +225,40 @@ int model_cycles(const struct bm_model *m, const struct bm_events *e, uint64_t *
 	return 0;
 }
 
+/* Of a level split (by_level), the weights of the counts n, l2 and ll
+ * that charge cost[] to each part. */
+static void level_weights(int64_t *n, int64_t *l2, int64_t *ll, const uint64_t cost[3], int sign)
+{
+	*n += sign * (int64_t)cost[0];
+	*l2 += sign * ((int64_t)cost[1] - (int64_t)cost[0]);
+	*ll += sign * ((int64_t)cost[2] - (int64_t)cost[1]);
+}
+
+void model_event_weights(const struct bm_model *m, int64_t w[BM_EV_COUNT])
+{
+	memset(w, 0, BM_EV_COUNT * sizeof *w);
+	if (m->version == 2) {
+		const struct model_costs *c = &m->costs;
+		w[BM_EV_CC] = 1;
+		level_weights(&w[BM_EV_I1MR], &w[BM_EV_I2MR], &w[BM_EV_ILMR], c->fetch, 1);
+		level_weights(&w[BM_EV_D1MR], &w[BM_EV_D2MR], &w[BM_EV_DLMR], c->read, 1);
+		/* A chained load is charged as chained, not as a read. */
+		level_weights(&w[BM_EV_D1MC], &w[BM_EV_D2MC], &w[BM_EV_DLMC], c->chained, 1);
+		level_weights(&w[BM_EV_D1MC], &w[BM_EV_D2MC], &w[BM_EV_DLMC], c->read, -1);
+		level_weights(&w[BM_EV_D1MW], &w[BM_EV_D2MW], &w[BM_EV_DLMW], c->write, 1);
+		w[BM_EV_BCM] = (int64_t)c->mispredict;
+		w[BM_EV_BIM] = (int64_t)c->indirect_mispredict;
+		return;
+	}
+	/* l1_hit * (accesses - L1 misses) + ll_hit * (L1 misses - LL misses)
+	 * + ram * LL misses. */
+	int64_t access = 100 * (int64_t)m->l1_hit, l1_miss = 100 * ((int64_t)m->ll_hit - (int64_t)m->l1_hit),
+		ll_miss = 100 * ((int64_t)m->ram - (int64_t)m->ll_hit);
+	w[BM_EV_IR] = w[BM_EV_DR] = w[BM_EV_DW] = access;
+	w[BM_EV_I1MR] = w[BM_EV_D1MR] = w[BM_EV_D1MW] = l1_miss;
+	w[BM_EV_ILMR] = w[BM_EV_DLMR] = w[BM_EV_DLMW] = ll_miss;
+}
+
 static json_t *levels(const uint64_t v[3])
 {
 	return json_pack("[III]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);

@@ -50,6 +50,13 @@ uint32_t model_missing(const struct bm_model *m, const struct bm_events *e);
 int model_cycles(const struct bm_model *m, const struct bm_events *e, uint64_t *cycles,
 		 char **err);
 
+/* The model as a weight per event, in hundredths of a cycle: cycles are
+ * the sum of each event's count times its weight, over 100 (bm-model/2
+ * rounds that down, bm-model/1 has whole weights), for counts that do not
+ * contradict each other.  The bm engine's virtual clock advances so
+ * (bm-run's --clock-cost).  Unused events weigh 0. */
+void model_event_weights(const struct bm_model *m, int64_t centi[BM_EV_COUNT]);
+
 /* bm-model/2's costs as the report's model.costs (a new reference). */
 json_t *model_costs_json(const struct model_costs *c);
 

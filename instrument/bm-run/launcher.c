@@ -162,6 +162,23 @@ char *launcher_engine_dir(const char *version, char **err)
 	return xstrdup(dir);
 }
 
+/* --clock-cost=EVENT:CENTI,...: the model's weights, as the engine's
+ * virtual clock adds them up. */
+static char *clock_cost_option(const struct bm_model *model)
+{
+	int64_t w[BM_EV_COUNT];
+	model_event_weights(model, w);
+	char *s = xstrdup("--clock-cost=");
+	for (int e = 0; e < BM_EV_COUNT; e++) {
+		if (!w[e])
+			continue;
+		char *t = xasprintf("%s%s%s:%lld", s, s[13] ? "," : "", events_name((enum bm_event)e), (long long)w[e]);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode, const char *symbol,
 		     const struct sandbox *sb, char *const *args, size_t nargs)
 {
@@ -188,10 +205,12 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	 * host's), and bm-model/2's L2 and core cycles. */
 	if (bm)
 		argv[n++] = xasprintf("--cpu=%s", virtual_cpu(m->cpu)->name);
-	/* The time the program reads, at the model's frequency (docs/engine.md). */
+	/* The time the program reads, at the model's frequency and by its
+	 * cycles (docs/engine.md). */
 	if (bm && m->virtual_clock) {
 		argv[n++] = xstrdup("--clock=virtual");
 		argv[n++] = xasprintf("--clock-hz=%.0f", m->model->frequency_hz);
+		argv[n++] = clock_cost_option(m->model);
 	}
 	if (bm && m->model->version == 2) {
 		argv[n++] = geometry_option("L2", &m->model->l2);

@@ -92,9 +92,8 @@ static inline void add_diff(ULong *dst, ULong old[EV_COUNT], const ULong now[EV_
 
 /* Valgrind runs one thread at a time: the totals of the one that stops
  * are kept aside, the one that starts goes on from its own. */
-static void start_client_code(ThreadId tid, ULong blocks)
+void callgraph_thread_start(ThreadId tid)
 {
-	(void)blocks;
 	if (tid == running)
 		return;
 	struct thread *old = &threads[running], *new = &threads[tid];
@@ -129,7 +128,6 @@ void callgraph_init(void)
 	threads = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *threads);
 	places = VG_(HT_construct)("bm.places");
 	fns = VG_(HT_construct)("bm.fns");
-	VG_(track_start_client_code)(start_client_code);
 }
 
 /* ---- functions ---- */

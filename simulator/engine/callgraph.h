@@ -38,6 +38,9 @@ struct place {
 	const struct fn *fn; /* the function callgrind names for a block here */
 };
 void callgraph_init(void);
+/* Valgrind runs one thread at a time: tid starts running, and its totals
+ * become engine_total (engine.c's tracker calls it). */
+void callgraph_thread_start(ThreadId tid);
 struct place *place_of(Addr a);
 /* The function the running thread's costs are charged to now (NULL until
  * its first block after a start of instrumentation sets it to that

@@ -15,6 +15,11 @@
 
 Bool event_on[EV_COUNT];
 
+const HChar *const event_names[EV_COUNT] = {
+	"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim",
+	"Cc", "I2mr", "D2mr", "D2mw", "D1mc", "D2mc", "DLmc", "sysCount", "sysTime", "sysCpuTime",
+};
+
 void events_enable(Bool branches, Bool l2, Bool block_cost)
 {
 	for (Int e = 0; e < EV_COUNT; e++) {

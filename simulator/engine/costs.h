@@ -26,6 +26,8 @@ enum event {
  * from the options, before anything is counted. */
 extern Bool event_on[EV_COUNT];
 void events_enable(Bool branches, Bool l2, Bool block_cost);
+/* Each event's name, as callgrind's files and bm's reports write it. */
+extern const HChar *const event_names[EV_COUNT];
 
 struct fn; /* callgraph.h */
 

@@ -186,6 +186,28 @@ static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
 	return True;
 }
 
+/* Valgrind keeps one function per tracked event: the thread switches
+ * reach the call graph (first: its totals become the running thread's)
+ * and the virtual clock from here. */
+static void start_client_code(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	callgraph_thread_start(tid);
+	vclock_thread_start(tid);
+}
+
+static void stop_client_code(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	vclock_thread_stop(tid);
+}
+
+static void thread_created(ThreadId parent, ThreadId child)
+{
+	(void)parent;
+	vclock_thread_created(child);
+}
+
 static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
 	(void)sig, (void)alt_stack;
@@ -258,6 +280,9 @@ static void post_clo_init(void)
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
 	expand_out_file();
 	VG_(atfork)(NULL, NULL, at_fork_child);
+	VG_(track_start_client_code)(start_client_code);
+	VG_(track_stop_client_code)(stop_client_code);
+	VG_(track_pre_thread_ll_create)(thread_created);
 	VG_(track_pre_deliver_signal)(pre_deliver_signal);
 	VG_(track_post_deliver_signal)(post_deliver_signal);
 	/* The command line, for the files' "cmd:" line. */

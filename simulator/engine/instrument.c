@@ -677,7 +677,6 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	Int i = 0;
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(p.out, in->stmts[i]);
-	vclock_count_block(p.out, ninstrs);
 	for (; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
 		if (!st || st->tag == Ist_NoOp)

@@ -112,11 +112,6 @@ static Bool dumped(Int e)
 	return event_on[e];
 }
 
-static const HChar *const event_names[EV_COUNT] = {
-	"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim",
-	"Cc", "I2mr", "D2mr", "D2mw", "D1mc", "D2mc", "DLmc", "sysCount", "sysTime", "sysCpuTime",
-};
-
 static void out_costs(struct out *o, const ULong *cost)
 {
 	/* Trailing zeros are left out, as callgrind does; the first is

@@ -14,7 +14,36 @@ struct settings clo = {
 	.ll = {8388608, 16, 64},
 	.cpu = CPU_X86_64_V1,
 	.clock_hz = 3000000000ULL,
+	.clock_cost = {[EV_IR] = 100},
 };
+
+/* --clock-cost=EVENT:CENTI,...: replaces every weight; False when an
+ * event is unknown, repeated or a weight is out of range. */
+static Bool parse_clock_cost(const HChar *arg, Long cost[EV_COUNT])
+{
+	Long got[EV_COUNT] = {0};
+	Bool seen[EV_COUNT] = {0};
+	const HChar *s = arg;
+	while (*s) {
+		const HChar *colon = VG_(strchr)(s, ':');
+		if (!colon)
+			return False;
+		Int e = 0;
+		while (e < EV_COUNT && !(VG_(strlen)(event_names[e]) == (SizeT)(colon - s) &&
+					 VG_(strncmp)(event_names[e], s, colon - s) == 0))
+			e++;
+		if (e == EV_COUNT || e >= EV_SYSCOUNT || seen[e])
+			return False;
+		HChar *end;
+		got[e] = VG_(strtoll10)(colon + 1, &end);
+		if (end == colon + 1 || (*end && *end != ',') || got[e] < -1000000 || got[e] > 1000000)
+			return False;
+		seen[e] = True;
+		s = *end ? end + 1 : end;
+	}
+	VG_(memcpy)(cost, got, sizeof got);
+	return True;
+}
 
 static Bool parse_geometry(const HChar *arg, struct sim_geometry *g)
 {
@@ -80,6 +109,9 @@ Bool settings_option(const HChar *arg)
 		if (end == s || *end || hz < 1000000 || hz > 100000000000L)
 			VG_(fmsg_bad_option)(arg, "expected cycles per second, from 1000000 to 100000000000\n");
 		clo.clock_hz = (ULong)hz;
+	} else if VG_STR_CLO (arg, "--clock-cost", s) {
+		if (!parse_clock_cost(s, clo.clock_cost))
+			VG_(fmsg_bad_option)(arg, "expected EVENT:HUNDREDTHS,... (Ir:100,Dr:100,...)\n");
 	} else if VG_STR_CLO (arg, "--cpu", s) {
 		if (!parse_cpu(s, &clo.cpu))
 			VG_(fmsg_bad_option)(arg, "expected x86-64-v1, x86-64-v3 or host\n");
@@ -108,8 +140,11 @@ void settings_usage(void)
 		    "                             same on every host, or VEX's pick for this host\n"
 		    "                             [x86-64-v1]\n"
 		    "    --clock=host|virtual     what time the program reads: the kernel's, or a\n"
-		    "                             clock that advances with the instructions run\n"
-		    "                             (and sleeps), the same in every run [host]\n"
+		    "                             clock that advances with the cycles run (and\n"
+		    "                             sleeps), the same in every run [host]\n"
 		    "    --clock-hz=N             the virtual clock's cycles per second [3000000000]\n"
+		    "    --clock-cost=EV:N,...    the virtual clock's hundredths of a cycle per event\n"
+		    "                             in the measured region; outside it, an\n"
+		    "                             instruction is a cycle [Ir:100]\n"
 		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
 }

@@ -9,6 +9,7 @@
 #define BM_ENGINE_SETTINGS_H
 
 #include "cachesim.h"
+#include "costs.h"
 
 #include "pub_tool_basics.h"
 
@@ -32,6 +33,8 @@ struct settings {
 	enum engine_cpu cpu;            /* --cpu */
 	Bool clock_virtual;             /* --clock=virtual (vclock.h); host: the kernel's */
 	ULong clock_hz;                 /* --clock-hz: the virtual clock's cycles per second */
+	Long clock_cost[EV_COUNT];      /* --clock-cost: hundredths of a cycle per event in
+					 * the measured region (vclock.h) */
 };
 extern struct settings clo;
 

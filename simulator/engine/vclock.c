@@ -2,6 +2,7 @@
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING. */
 #include "vclock.h"
 
+#include "callgraph.h"
 #include "guest.h"
 #include "settings.h"
 
@@ -15,6 +16,12 @@
 #include "pub_tool_vkiscnums.h"
 
 ULong vclock_ticks;
+
+/* The clock counts in hundredths of a cycle ("centi"): outside the
+ * measured region 100 per instruction (vclock_ticks); inside it the
+ * events the translations and helpers count (the running thread's in
+ * engine_total, callgraph.c), each weighed by --clock-cost, so that it
+ * advances with the cost model's cycles. */
 
 /* Fixed instants: REALTIME starts at 2020-01-01T00:00:00Z, before any
  * host's now, so that a sleep until an absolute virtual time the kernel
@@ -32,62 +39,91 @@ enum {
 #define TIMER_ABSTIME 1
 
 /* What the program slept or waited until a timeout, in nanoseconds: the
- * wall clocks' part beyond the instructions. */
+ * wall clocks' part beyond the cycles. */
 static ULong slept_ns;
-/* The process's CPU clock starts at this count (a forked child's at the
- * fork). */
-static ULong process_start;
-/* Each thread's instructions in the run slices it finished, and the
- * slice in progress: threads run one at a time under Valgrind. */
-static ULong *thread_ticks; /* VG_N_THREADS */
+/* The cycles (centi) of every thread's finished run slices, and where the
+ * process's CPU clock starts (a forked child's at the fork). */
+static ULong done_centi, process_start_centi;
+/* Each thread's cycles in the run slices it finished, and the slice in
+ * progress: threads run one at a time under Valgrind.  A slice starts at
+ * a tick count and at a weighed sum of the running thread's events. */
+static ULong *thread_centi; /* VG_N_THREADS */
 static ThreadId running;
-static ULong slice_start;
+static ULong slice_ticks;
+static Long slice_events;
 /* A timed wait's timeout, read before the call (the kernel may change
  * it), added when the call timed out. */
 static ULong *pending_wait_ns; /* VG_N_THREADS */
 
-static ULong ticks_to_ns(ULong t)
+/* The running thread's events so far, weighed (centi). */
+static Long weighed_events(void)
 {
-	ULong hz = clo.clock_hz;
-	return t / hz * 1000000000ULL + t % hz * 1000000000ULL / hz;
+	Long sum = 0;
+	for (Int e = 0; e < EV_SYSCOUNT; e++)
+		if (clo.clock_cost[e])
+			sum += clo.clock_cost[e] * (Long)engine_total[e];
+	return sum;
 }
 
-/* The wall clocks' time since their start: the instructions, and the
- * sleeps. */
+/* The slice in progress (0 when no thread runs). */
+static ULong slice_centi(void)
+{
+	if (running == VG_INVALID_THREADID)
+		return 0;
+	Long c = (Long)(vclock_ticks - slice_ticks) * 100 + weighed_events() - slice_events;
+	return c > 0 ? (ULong)c : 0;
+}
+
+static ULong total_centi(void)
+{
+	return done_centi + slice_centi();
+}
+
+static ULong centi_to_ns(ULong c)
+{
+	ULong hz = clo.clock_hz * 100;
+	return c / hz * 1000000000ULL + c % hz * 1000000000ULL / hz;
+}
+
+/* The wall clocks' time since their start: the cycles, and the sleeps. */
 static ULong wall_ns(void)
 {
-	return ticks_to_ns(vclock_ticks) + slept_ns;
+	return centi_to_ns(total_centi()) + slept_ns;
 }
 
 static ULong process_cpu_ns(void)
 {
-	return ticks_to_ns(vclock_ticks - process_start);
+	return centi_to_ns(total_centi() - process_start_centi);
 }
 
 static ULong thread_now(ThreadId tid)
 {
-	return thread_ticks[tid] + (running == tid ? vclock_ticks - slice_start : 0);
+	return thread_centi[tid] + (running == tid ? slice_centi() : 0);
 }
 
-static void start_slice(ThreadId tid, ULong blocks)
+void vclock_thread_start(ThreadId tid)
 {
-	(void)blocks;
+	if (!clo.clock_virtual)
+		return;
 	running = tid;
-	slice_start = vclock_ticks;
+	slice_ticks = vclock_ticks;
+	slice_events = weighed_events();
 }
 
-static void stop_slice(ThreadId tid, ULong blocks)
+void vclock_thread_stop(ThreadId tid)
 {
-	(void)blocks;
-	if (running == tid)
-		thread_ticks[tid] += vclock_ticks - slice_start;
+	if (!clo.clock_virtual || running != tid)
+		return;
+	ULong c = slice_centi();
+	thread_centi[tid] += c;
+	done_centi += c;
 	running = VG_INVALID_THREADID;
 }
 
-static void thread_created(ThreadId parent, ThreadId child)
+void vclock_thread_created(ThreadId child)
 {
-	(void)parent;
-	thread_ticks[child] = 0;
+	if (clo.clock_virtual)
+		thread_centi[child] = 0;
 }
 
 /* Clock id's time in nanoseconds for thread tid, or False for an id it
@@ -115,7 +151,7 @@ static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 		*ns = process_cpu_ns();
 		return True;
 	case VKI_CLOCK_THREAD_CPUTIME_ID:
-		*ns = ticks_to_ns(thread_now(tid));
+		*ns = centi_to_ns(thread_now(tid));
 		return True;
 	default:
 		/* Another process's or thread's CPU clock (negative ids). */
@@ -229,7 +265,7 @@ void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res
 		/* struct rusage begins with ru_utime and ru_stime (timevals). */
 		Long who = (Long)args[0];
 		ULong user = who == 0	 ? process_cpu_ns()			     /* RUSAGE_SELF */
-			     : who == 1 ? ticks_to_ns(thread_now(tid))		     /* RUSAGE_THREAD */
+			     : who == 1 ? centi_to_ns(thread_now(tid))		     /* RUSAGE_THREAD */
 					: 0;					     /* RUSAGE_CHILDREN */
 		put_timeval(args[1], user);
 		put_timeval(args[1] + sizeof(struct vki_timeval), 0);
@@ -265,13 +301,13 @@ void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res
 /* rdtsc: the cycles so far; rdtscp also sets TSC_AUX (rcx) to 0. */
 static ULong virtual_rdtsc(void)
 {
-	return vclock_ticks;
+	return total_centi() / 100;
 }
 
 static ULong virtual_rdtscp(VexGuestAMD64State *st)
 {
 	st->guest_RCX = 0;
-	return vclock_ticks;
+	return total_centi() / 100;
 }
 
 void vclock_fix_tsc(IRDirty *d)
@@ -298,19 +334,18 @@ void vclock_count_block(IRSB *sb, UInt ninstrs)
 
 void vclock_at_fork_child(ThreadId tid)
 {
-	process_start = vclock_ticks;
-	thread_ticks[tid] = 0;
-	slice_start = vclock_ticks;
+	/* The child goes on in the slice the fork began in. */
+	done_centi += slice_centi();
+	process_start_centi = done_centi;
+	thread_centi[tid] = 0;
+	vclock_thread_start(tid);
 }
 
 void vclock_init(void)
 {
 	if (!clo.clock_virtual)
 		return;
-	thread_ticks = VG_(calloc)("bm.vclock", VG_N_THREADS, sizeof *thread_ticks);
+	thread_centi = VG_(calloc)("bm.vclock", VG_N_THREADS, sizeof *thread_centi);
 	pending_wait_ns = VG_(calloc)("bm.vclock", VG_N_THREADS, sizeof *pending_wait_ns);
 	running = VG_INVALID_THREADID;
-	VG_(track_start_client_code)(start_slice);
-	VG_(track_stop_client_code)(stop_slice);
-	VG_(track_pre_thread_ll_create)(thread_created);
 }

@@ -3,8 +3,10 @@
  *
  * vclock.c: the virtual clock (--clock=virtual; docs/engine.md).  Every
  * way a program reads time answers from a clock that starts at a fixed
- * instant and advances with the guest instructions executed, one per cycle
- * at --clock-hz, plus what the program asked to sleep or waited for until
+ * instant and advances with the simulated cycles at --clock-hz: in the
+ * measured region the events counted, each weighed as --clock-cost says
+ * (bm-run gives the cost model's weights), outside it one cycle per
+ * instruction; plus what the program asked to sleep or waited for until
  * a timeout:
  *
  *   clock_gettime   REALTIME (and _COARSE, TAI) from 2020-01-01T00:00:00Z,
@@ -26,16 +28,22 @@
 #include "pub_tool_basics.h"
 #include "libvex_ir.h"
 
-/* The guest instructions executed so far, by every thread, counted
- * inline at each superblock's start; never reset. */
+/* The guest instructions executed outside the measured region, by every
+ * thread, counted inline at each superblock's start; never reset. */
 extern ULong vclock_ticks;
 
-/* After the options: sets up the per-thread clocks and the tracking. */
+/* After the options: sets up the per-thread clocks. */
 void vclock_init(void);
 
-/* The statements that count a superblock of ninstrs instructions, added
- * to sb where it starts. */
+/* The statements that count a superblock of ninstrs instructions outside
+ * the measured region, added to sb where it starts. */
 void vclock_count_block(IRSB *sb, UInt ninstrs);
+
+/* Valgrind runs one thread at a time: tid starts running (after the call
+ * graph has made its totals engine_total), stops, or is created. */
+void vclock_thread_start(ThreadId tid);
+void vclock_thread_stop(ThreadId tid);
+void vclock_thread_created(ThreadId child);
 
 /* Replaces VEX's rdtsc and rdtscp helpers in d by the virtual clock's. */
 void vclock_fix_tsc(IRDirty *d);

@@ -152,6 +152,51 @@ START_TEST(model2_refuses_contradictory_levels)
 }
 END_TEST
 
+/* Sum of counts times weights, in hundredths of a cycle. */
+static int64_t weighed(const struct bm_model *m, const struct bm_events *e)
+{
+	int64_t w[BM_EV_COUNT], sum = 0;
+	model_event_weights(m, w);
+	for (int k = 0; k < BM_EV_COUNT; k++)
+		sum += w[k] * (int64_t)e->v[k];
+	return sum;
+}
+
+START_TEST(the_weights_per_event_give_the_cycles)
+{
+	/* What the virtual clock adds up as it goes must be the model's
+	 * cycles, for any consistent counts of either model. */
+	uint64_t cycles;
+	struct bm_events e = full(100, 40, 20, 2, 10, 4, 1, 2, 1);
+	ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, NULL), 0);
+	ck_assert_int_eq(weighed(&model_v1, &e), (int64_t)cycles * 100);
+	srand(7);
+	for (int round = 0; round < 1000; round++) {
+		uint64_t lv[4][3];
+		for (int k = 0; k < 4; k++) {
+			lv[k][0] = (uint64_t)(rand() % 1000);
+			lv[k][1] = lv[k][0] ? (uint64_t)rand() % (lv[k][0] + 1) : 0;
+			lv[k][2] = lv[k][1] ? (uint64_t)rand() % (lv[k][1] + 1) : 0;
+		}
+		/* chained (lv[2]) within reads (lv[1]) at every level */
+		uint64_t chained[3];
+		for (int k = 0; k < 3; k++)
+			chained[k] = lv[2][k] < lv[1][k] ? lv[2][k] : lv[1][k];
+		if (chained[1] > chained[0] || chained[2] > chained[1] ||
+		    lv[1][0] - chained[0] < lv[1][1] - chained[1] || lv[1][1] - chained[1] < lv[1][2] - chained[2])
+			continue;
+		e = model2((uint64_t)rand() % 100000, lv[0], lv[1], chained, lv[3], (uint64_t)rand() % 50,
+			   (uint64_t)rand() % 50);
+		ck_assert_int_eq(model_cycles(&model_v2, &e, &cycles, NULL), 0);
+		ck_assert_int_eq(weighed(&model_v2, &e) / 100, (int64_t)cycles);
+		e = full((uint64_t)rand() % 100000 + 4000, (uint64_t)rand() % 1000, (uint64_t)rand() % 1000,
+			 lv[0][0], lv[1][0], lv[3][0], lv[0][2], lv[1][2], lv[3][2]);
+		ck_assert_int_eq(model_cycles(&model_v1, &e, &cycles, NULL), 0);
+		ck_assert_int_eq(weighed(&model_v1, &e), (int64_t)cycles * 100);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("model");
@@ -165,6 +210,7 @@ int main(void)
 	TCase *tc2 = tcase_create("bm-model/2");
 	tcase_add_test(tc2, model2_charges_each_miss_by_its_level_and_kind);
 	tcase_add_test(tc2, model2_refuses_contradictory_levels);
+	tcase_add_test(tc2, the_weights_per_event_give_the_cycles);
 	suite_add_tcase(s, tc2);
 	return unit_run(s);
 }
