@@ -4,6 +4,7 @@
 #include "gbench_json.h"
 
 #include "error.h"
+#include "json_load.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -138,16 +139,12 @@ static int read_run(const char *file, const json_t *o, size_t i, gbench_run_fn *
 	return each(&run, ctx, err);
 }
 
-int gbench_json_read(const char *data, size_t size, const char *name, gbench_run_fn *each, void *ctx,
-		     char **err)
+/* The runs of j, which it releases. */
+static int read_runs(json_t *j, const char *name, gbench_run_fn *each, void *ctx, char **err)
 {
-	json_error_t je;
-	json_t *j = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
 	json_t *runs = json_object_get(j, "benchmarks");
 	int rc = -1;
-	if (!j)
-		bm_error(err, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-	else if (!json_is_object(j))
+	if (!json_is_object(j))
 		bm_error(err, "%s: expected a JSON object", name);
 	else if (!json_is_array(runs))
 		bm_error(err, "%s: benchmarks: %s", name, runs ? "expected an array" : "missing");
@@ -156,4 +153,20 @@ int gbench_json_read(const char *data, size_t size, const char *name, gbench_run
 			rc = read_run(name, json_array_get(runs, i), i, each, ctx, err);
 	json_decref(j);
 	return rc;
+}
+
+int gbench_json_read(const char *data, size_t size, const char *name, gbench_run_fn *each, void *ctx,
+		     char **err)
+{
+	json_error_t je;
+	json_t *j = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
+	if (!j)
+		return bm_error(err, "%s:%d:%d: %s", name, je.line, je.column, je.text);
+	return read_runs(j, name, each, ctx, err);
+}
+
+int gbench_json_read_path(const char *path, gbench_run_fn *each, void *ctx, char **err)
+{
+	json_t *j = json_load_path(path, JSON_REJECT_DUPLICATES, err);
+	return j ? read_runs(j, path, each, ctx, err) : -1;
 }

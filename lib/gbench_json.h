@@ -41,5 +41,7 @@ typedef int gbench_run_fn(const struct gbench_run *run, void *ctx, char **err);
  * with *err set ("x.json:3:5: ...", "x.json: benchmarks: missing"). */
 int gbench_json_read(const char *data, size_t size, const char *name, gbench_run_fn *each, void *ctx,
 		     char **err);
+/* The same from the file at path, read through json_load (bounded). */
+int gbench_json_read_path(const char *path, gbench_run_fn *each, void *ctx, char **err);
 
 #endif

@@ -424,6 +424,8 @@ static json_t *benchmark_json(const struct bm_result *b)
 		put(j, "cycles_per_call", jreal((double)b->cycles / (double)b->calls));
 		put(j, "speed_per_call", jreal(b->speed * (double)b->calls));
 	}
+	if (ok && b->iterations)
+		put(j, "iterations", jint(b->iterations));
 	put(j, "profile", b->profile ? json_incref(b->profile) : json_null());
 	if (imported)
 		metrics_json(j, b);

@@ -88,6 +88,9 @@ struct bm_result {
 	struct bm_syscalls syscalls;
 	uint64_t calls;  /* symbol mode: how often the function was called (the
 			  * numbers are its total); 0 when not counted */
+	uint64_t iterations; /* a Google Benchmark benchmark: the iterations of
+			      * the run it reported (the numbers are per
+			      * iteration); 0 for others */
 	json_t *profile; /* the profile object as bm-profile builds it, or NULL */
 	/* Imported measurements, or none: a benchmark of an ok status has
 	 * either these or the simulated numbers above, never both.

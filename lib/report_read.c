@@ -396,7 +396,8 @@ static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_
 	    field_number(o, at, "speed", &b->speed, err) ||
 	    field_object(o, at, "syscalls", FIELD_OPTIONAL, &sys, err) ||
 	    (sys && read_syscalls(sys, at, &b->syscalls, err)) ||
-	    (json_object_get(o, "calls") && field_count(o, at, "calls", &b->calls, err)))
+	    (json_object_get(o, "calls") && field_count(o, at, "calls", &b->calls, err)) ||
+	    (json_object_get(o, "iterations") && field_count(o, at, "iterations", &b->iterations, err)))
 		return -1;
 	return check_numbers(b, at, hz, err);
 }

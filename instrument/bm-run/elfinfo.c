@@ -68,16 +68,20 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 		if (!gelf_getsym(d, (int)i, &sym))
 			continue;
 		int type = GELF_ST_TYPE(sym.st_info);
+		const char *sname = elf_strptr(elf, sh->sh_link, sym.st_name);
+		/* What every benchmark loop of Google Benchmark calls. */
+		if (sname && strcmp(sname, "_ZN9benchmark5State16StartKeepRunningEv") == 0)
+			out->links_gbench = 1;
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
 			continue;
-		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		const char *name = sname;
 		add_function(out, alloc, name);
 		if (name && strcmp(name, "bm_main") == 0)
 			out->links_libbm = 1;
 	}
 }
 
-/* DT_NEEDED entries naming libbm.so. */
+/* DT_NEEDED entries naming libbm.so or libbenchmark.so. */
 static void read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elfinfo *out)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -91,6 +95,8 @@ static void read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 		const char *lib = elf_strptr(elf, sh->sh_link, dyn.d_un.d_val);
 		if (lib && strncmp(lib, "libbm.so", 8) == 0)
 			out->links_libbm = 1;
+		if (lib && strncmp(lib, "libbenchmark.so", 15) == 0)
+			out->links_gbench = 1;
 	}
 }
 

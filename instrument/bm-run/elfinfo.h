@@ -10,6 +10,9 @@
 struct elfinfo {
 	int is_elf;
 	int links_libbm;   /* defines bm_main, or needs libbm.so */
+	int links_gbench;  /* Google Benchmark: defines or imports
+			    * benchmark::State::StartKeepRunning(), or needs
+			    * libbenchmark.so */
 	int has_symtab;    /* a .symtab (not stripped), or a separate debug
 			    * file with one (debug_file) */
 	char *debug_file;  /* where a stripped file's names came from, or NULL */

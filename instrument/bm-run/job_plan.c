@@ -207,6 +207,48 @@ static int plan_symbols(struct jobs *js, const char *program, char *const *argv,
 	return r;
 }
 
+/* Google Benchmark's time a benchmark runs for before it reports, unless
+ * the command line says: under simulation every run counts the same, so
+ * more iterations only cost time (docs/bm-run.md). */
+#define GBENCH_MIN_TIME "--benchmark_min_time=0.01"
+
+/* A Google Benchmark binary: one run, each benchmark reported (MODE_GBENCH).
+ * Its loops time themselves, so it needs the virtual clock. */
+static int plan_gbench(struct jobs *js, const char *program, char *const *argv, size_t argc,
+		       const struct run_options *o)
+{
+	const char *why = o->engine != ENGINE_BM ? "--engine bm" : !o->virtual_clock ? "--clock virtual" : NULL;
+	if (why) {
+		log_error("'%s' is a Google Benchmark binary, whose benchmarks time themselves: each is measured on the "
+			  "bm engine's virtual clock (%s), or the whole process with --whole",
+			  program, why);
+		return -1;
+	}
+	if (o->name) {
+		log_error("'%s' is a Google Benchmark binary: its benchmarks name themselves; add --whole to measure "
+			  "the whole process as '%s'",
+			  program, o->name);
+		return -1;
+	}
+	if (o->nfilters || o->warm_given) {
+		log_error("%s is for libbm's programs; '%s' is a Google Benchmark binary (pass its own "
+			  "--benchmark_filter=REGEX after the program)",
+			  o->nfilters ? "--filter" : o->warm ? "--warm" : "--cold", program);
+		return -1;
+	}
+	size_t nargs = argc - 1;
+	char **args = xcalloc(argc + 1, sizeof *args);
+	memcpy(args, argv + 1, nargs * sizeof *args);
+	int min_time = 0;
+	for (size_t i = 0; i < nargs; i++)
+		min_time |= strncmp(args[i], "--benchmark_min_time", 20) == 0;
+	if (!min_time)
+		args[nargs++] = GBENCH_MIN_TIME;
+	job_init(jobs_add(js), program, args, nargs, MODE_GBENCH, NULL, path_basename(program));
+	free(args);
+	return 0;
+}
+
 /* Adds the jobs of one command line.  Returns -1 after saying why. */
 static int plan_command(struct jobs *js, char *const *argv, size_t argc, const struct run_options *o,
 			struct elfinfo *first_elf)
@@ -225,6 +267,8 @@ static int plan_command(struct jobs *js, char *const *argv, size_t argc, const s
 	int r = 0;
 	if (o->nglobs) {
 		r = plan_symbols(js, program, argv, argc, o, &elf);
+	} else if (o->gbench || (elf.links_gbench && !elf.links_libbm && !o->whole)) {
+		r = plan_gbench(js, program, argv, argc, o);
 	} else if (elf.links_libbm && !o->whole) {
 		/* The program's arguments, then --filter GLOB... and --warm. */
 		size_t nargs = argc - 1;

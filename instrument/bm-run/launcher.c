@@ -183,7 +183,7 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		     const struct sandbox *sb, char *const *args, size_t nargs)
 {
 	size_t n = 0;
-	char **argv = xcalloc(nargs + 24, sizeof *argv);
+	char **argv = xcalloc(nargs + 32, sizeof *argv);
 	int bm = m->engine == ENGINE_BM && mode != MODE_SYMBOL;
 	argv[n++] = xstrdup(valgrind);
 	/* A function measured alone (--toggle-collect, for recursion and
@@ -230,6 +230,12 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		 * the ELF files: a C++ function's mangled name. */
 		argv[n++] = xstrdup("--demangle=no");
 		break;
+	case MODE_GBENCH:
+		/* Each run of a benchmark's timed loop (docs/bm-run.md), demangled
+		 * as the engine names functions by default. */
+		argv[n++] = xstrdup("--zero-before=benchmark::State::StartKeepRunning()");
+		argv[n++] = xstrdup("--dump-before=benchmark::State::FinishKeepRunning()");
+		break;
 	case MODE_WHOLE:
 		break;
 	}
@@ -238,6 +244,12 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	argv[n++] = xstrdup(sb->argv0);
 	for (size_t i = 0; i < nargs; i++)
 		argv[n++] = xstrdup(args[i]);
+	/* The suite's own report, after the user's words: its last
+	 * --benchmark_out wins. */
+	if (mode == MODE_GBENCH) {
+		argv[n++] = xasprintf("--benchmark_out=%s/" GBENCH_REPORT, sb->dir);
+		argv[n++] = xstrdup("--benchmark_out_format=json");
+	}
 	argv[n] = NULL;
 	return argv;
 }

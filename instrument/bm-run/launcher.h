@@ -15,7 +15,12 @@ enum run_mode {
 	MODE_SYMBOL,  /* one function's calls, collected with --toggle-collect */
 	MODE_SYMBOLS, /* every function's calls, from one run collecting all */
 	MODE_WHOLE,   /* the whole process */
+	MODE_GBENCH,  /* a Google Benchmark binary: one dump per run of a
+		       * benchmark's timed loop, and its own JSON report */
 };
+
+/* Where a MODE_GBENCH program writes its JSON report, in its sandbox. */
+#define GBENCH_REPORT "gbench.json"
 
 /* Where execvp would find name (which has no '/'): the first regular
  * file with an execute bit in PATH (the working directory for an empty

@@ -4,6 +4,7 @@
 #include "results.h"
 
 #include "benchmark.h"
+#include "gbench_results.h"
 #include "keep_file.h"
 #include "log.h"
 #include "path.h"
@@ -330,6 +331,14 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			continue; /* reported with its MODE_SYMBOLS job */
 		if (job->mode == MODE_SYMBOLS) {
 			collect_symbols(r, job, jobs, njobs, m, with_profile, keep_dir);
+			continue;
+		}
+		if (job->mode == MODE_GBENCH && job->nentries && job->entries[0].state == ENTRY_DONE) {
+			char *err = NULL;
+			if (gbench_collect(r, job->entries[0].dump, m, keep_dir, add, &err) < 0) {
+				fail(add(r, job->name), BM_STATUS_FAILED, err);
+				free(err);
+			}
 			continue;
 		}
 		for (size_t i = 0; i < job->nentries; i++) {

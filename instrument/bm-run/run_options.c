@@ -35,9 +35,10 @@ static void usage(FILE *out, const struct bm_model *model)
 		"apart from them its system calls.  The same binary gives the same numbers\n"
 		"on every run and host.\n"
 		"\n"
-		"Modes: a PROGRAM that links libbm reports each of its benchmarks; with\n"
-		"--bench GLOB each matching function of an unmodified PROGRAM is a\n"
-		"benchmark over all its calls; otherwise the whole process is one.\n"
+		"Modes: a PROGRAM that links libbm or Google Benchmark reports each of its\n"
+		"benchmarks; with --bench GLOB each matching function of an unmodified\n"
+		"PROGRAM is a benchmark over all its calls; otherwise the whole process is\n"
+		"one.\n"
 		"\n"
 		"  -o, --output FILE   write the bm-report/1 report to FILE\n"
 		"      --filter GLOB   run only the libbm benchmarks whose ids match GLOB\n"
@@ -45,6 +46,9 @@ static void usage(FILE *out, const struct bm_model *model)
 		"      --bench GLOB    symbol mode: functions matching GLOB (repeatable)\n"
 		"      --name NAME     the benchmark's name in whole-process mode\n"
 		"      --whole         whole-process mode even for a PROGRAM that links libbm\n"
+		"                      or Google Benchmark\n"
+		"      --harness gbench  PROGRAM is a Google Benchmark binary (found by itself\n"
+		"                      when it links libbenchmark or names its symbols)\n"
 		"  -j, --jobs N        run up to N Valgrind processes at once (default 1)\n"
 		"      --manifest FILE run each command line of FILE, one report for all\n"
 		"      --env K=V       add K=V to the program's environment (repeatable)\n"
@@ -70,7 +74,7 @@ static void usage(FILE *out, const struct bm_model *model)
 		"                      bm-model/2, else %s, or BM_CPU\n"
 		"      --clock NAME    the time the program reads (clock_gettime, rdtsc...):\n"
 		"                      virtual (the bm engine's: starts at a fixed instant and\n"
-		"                      advances with the instructions run and the sleeps, the\n"
+		"                      advances with the model's cycles and the sleeps, the\n"
 		"                      same in every run) or host; default virtual with the bm\n"
 		"                      engine, host with callgrind, or BM_CLOCK\n"
 		"      --branch-sim    simulate branch prediction too: the events Bc, Bcm, Bi\n"
@@ -140,7 +144,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
 	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
-	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN, OPT_CLOCK };
+	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN, OPT_CLOCK, OPT_HARNESS };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"bench", required_argument, NULL, OPT_BENCH},
@@ -165,6 +169,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		{"model", required_argument, NULL, OPT_MODEL},
 		{"branch-sim", no_argument, NULL, OPT_BRANCH_SIM},
 		{"clock", required_argument, NULL, OPT_CLOCK},
+		{"harness", required_argument, NULL, OPT_HARNESS},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
@@ -200,6 +205,15 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_WHOLE:
 			o->whole = 1;
+			break;
+		case OPT_HARNESS:
+			if (strcmp(optarg, "gbench") != 0) {
+				log_error("--harness names the suite PROGRAM is built with: gbench (Google Benchmark), "
+					  "not '%s' (libbm's programs are recognised by themselves)",
+					  optarg);
+				return -1;
+			}
+			o->gbench = 1;
 			break;
 		case 'j':
 			if (number_option("--jobs", "a number", optarg, 1, 256, &whole, &err))
@@ -296,6 +310,11 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 	}
 	if (o->name && o->nglobs) {
 		log_error("--name is for whole-process mode; symbol mode names benchmarks after functions");
+		return -1;
+	}
+	if (o->gbench && (o->whole || o->nglobs)) {
+		log_error("--harness gbench reports each Google Benchmark benchmark; it does not go with %s",
+			  o->whole ? "--whole" : "--bench");
 		return -1;
 	}
 	if (o->nfilters && o->nglobs) {

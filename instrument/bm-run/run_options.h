@@ -19,6 +19,7 @@ struct run_options {
 	size_t nfilters;
 	const char *name;
 	int whole;
+	int gbench; /* --harness gbench: a Google Benchmark binary, however built */
 	int parallel;
 	const char *manifest;
 	char **env;

@@ -6,19 +6,18 @@
  * call graph.  See docs/engine.md.
  *
  * The tool's glue: its start (from its settings, settings.h), callgrind's
- * client requests, system calls, and the dumps. */
+ * client requests, system calls, threads, signals and forks. */
 #include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
 #include "cpu.h"
+#include "dumps.h"
 #include "host_state.h"
 #include "instrument.h"
-#include "output.h"
 #include "settings.h"
 #include "vclock.h"
 
-#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -28,15 +27,10 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_transtab.h"
-#include "pub_tool_xarray.h"
 
 #include "callgrind.h"
 
 #include "pub_tool_vkiscnums.h"
-
-static HChar *out_base; /* clo.out_file expanded for this process */
-static Int dumps;       /* dumps written by this process so far */
-static HChar *command;  /* the client's command line, for the files */
 
 /* Each thread's system call in progress: when it began, by the wall and
  * the thread's CPU clocks (another thread may run while one blocks). */
@@ -125,17 +119,6 @@ static void set_instrumenting(Bool on)
 	}
 }
 
-static void dump(const HChar *trigger)
-{
-	HChar *path = VG_(malloc)("bm.path", VG_(strlen)(out_base) + 16);
-	VG_(sprintf)(path, "%s.%d", out_base, ++dumps);
-	callgraph_before_dump();
-	output_dump(path, dumps, trigger, command);
-	VG_(free)(path);
-	instr_table_zero();
-	callgraph_zero();
-}
-
 static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
 {
 	if (!VG_IS_TOOL_USERREQ('C', 'T', args[0]))
@@ -153,19 +136,18 @@ static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
 		pending = NULL;
 	switch (args[0]) {
 	case VG_USERREQ__DUMP_STATS:
-		dump("Client Request");
+		dumps_write("Client Request");
 		break;
 	case VG_USERREQ__DUMP_STATS_AT: {
 		const HChar *what = (const HChar *)args[1];
 		HChar *trigger = VG_(malloc)("bm.trigger", VG_(strlen)(what) + 32);
 		VG_(sprintf)(trigger, "Client Request: %s", what);
-		dump(trigger);
+		dumps_write(trigger);
 		VG_(free)(trigger);
 		break;
 	}
 	case VG_USERREQ__ZERO_STATS:
-		instr_table_zero();
-		callgraph_zero();
+		dumps_zero();
 		break;
 	case VG_USERREQ__START_INSTRUMENTATION:
 		set_instrumenting(True);
@@ -220,11 +202,6 @@ static void post_deliver_signal(ThreadId tid, Int sig)
 	callgraph_signal_end(tid);
 }
 
-static void expand_out_file(void)
-{
-	out_base = VG_(expand_file_name)("--callgrind-out-file", clo.out_file);
-}
-
 /* A forked child (without exec) goes on under the engine and writes a
  * file of its own: it counts from the fork, so that each process's file
  * holds what that process executed and the files of a program's processes
@@ -234,14 +211,13 @@ static void expand_out_file(void)
  * here: its thread's CPU clock starts at zero. */
 static void at_fork_child(ThreadId tid)
 {
-	expand_out_file();
+	dumps_at_fork();
 	if (clo.clock_virtual)
 		vclock_at_fork_child(tid);
 	if (!engine_instrumenting)
 		return;
 	callgraph_settle();
-	instr_table_zero();
-	callgraph_zero();
+	dumps_zero();
 	sys_wall_start[tid] = clock_ns(VKI_CLOCK_MONOTONIC);
 	sys_cpu_start[tid] = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID);
 }
@@ -278,33 +254,19 @@ static void post_clo_init(void)
 	vclock_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
-	expand_out_file();
+	dumps_init();
 	VG_(atfork)(NULL, NULL, at_fork_child);
 	VG_(track_start_client_code)(start_client_code);
 	VG_(track_stop_client_code)(stop_client_code);
 	VG_(track_pre_thread_ll_create)(thread_created);
 	VG_(track_pre_deliver_signal)(pre_deliver_signal);
 	VG_(track_post_deliver_signal)(post_deliver_signal);
-	/* The command line, for the files' "cmd:" line. */
-	SizeT len = VG_(strlen)(VG_(args_the_exename)) + 1;
-	for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
-		len += VG_(strlen)(*(HChar **)VG_(indexXA)(VG_(args_for_client), i)) + 1;
-	command = VG_(malloc)("bm.cmd", len);
-	VG_(strcpy)(command, VG_(args_the_exename));
-	for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
-		VG_(strcat)(command, " ");
-		VG_(strcat)(command, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
-	}
 }
 
 static void fini(Int exitcode)
 {
 	(void)exitcode;
-	/* The last part, as callgrind writes it: whatever the region counted
-	 * since the last dump, in the file without a number. */
-	callgraph_settle();
-	callgraph_before_dump();
-	output_dump(out_base, dumps + 1, "Program termination", command);
+	dumps_final();
 }
 
 static void pre_clo_init(void)

@@ -14,6 +14,7 @@
 #include "callgraph.h"
 #include "costs.h"
 #include "cpu.h"
+#include "fn_hooks.h"
 #include "host_state.h"
 #include "settings.h"
 #include "vclock.h"
@@ -689,6 +690,8 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			if (!p.from) {
 				p.from = place_of(a);
 				p.block = block_new(home_of(p.from), p.from->fn);
+				if (p.from->is_entry)
+					fn_hooks_at_entry(p.out, p.from->fn);
 				check_entry(&p);
 			}
 			p.cur = instr_get(a, st->Ist.IMark.len, p.block->home);

@@ -109,6 +109,14 @@ Bool settings_option(const HChar *arg)
 		if (end == s || *end || hz < 1000000 || hz > 100000000000L)
 			VG_(fmsg_bad_option)(arg, "expected cycles per second, from 1000000 to 100000000000\n");
 		clo.clock_hz = (ULong)hz;
+	} else if VG_STR_CLO (arg, "--zero-before", s) {
+		if (clo.nzero_before == FN_HOOKS_MAX)
+			VG_(fmsg_bad_option)(arg, "at most 8 of them\n");
+		clo.zero_before[clo.nzero_before++] = s;
+	} else if VG_STR_CLO (arg, "--dump-before", s) {
+		if (clo.ndump_before == FN_HOOKS_MAX)
+			VG_(fmsg_bad_option)(arg, "at most 8 of them\n");
+		clo.dump_before[clo.ndump_before++] = s;
 	} else if VG_STR_CLO (arg, "--clock-cost", s) {
 		if (!parse_clock_cost(s, clo.clock_cost))
 			VG_(fmsg_bad_option)(arg, "expected EVENT:HUNDREDTHS,... (Ir:100,Dr:100,...)\n");
@@ -146,5 +154,9 @@ void settings_usage(void)
 		    "    --clock-cost=EV:N,...    the virtual clock's hundredths of a cycle per event\n"
 		    "                             in the measured region; outside it, an\n"
 		    "                             instruction is a cycle [Ir:100]\n"
+		    "    --zero-before=GLOB       zero the counts where a matching function is\n"
+		    "                             entered (repeatable)\n"
+		    "    --dump-before=GLOB       dump them there, as a part of their own\n"
+		    "                             (repeatable)\n"
 		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
 }

@@ -20,6 +20,9 @@ enum engine_cpu {
 	CPU_HOST,      /* what VEX answers on this host (by hand, to compare with callgrind) */
 };
 
+/* The most --zero-before and --dump-before options taken, each. */
+#define FN_HOOKS_MAX 8
+
 struct settings {
 	const HChar *out_file;          /* --callgrind-out-file */
 	Bool systime;                   /* --collect-systime=nsec */
@@ -33,6 +36,10 @@ struct settings {
 	enum engine_cpu cpu;            /* --cpu */
 	Bool clock_virtual;             /* --clock=virtual (vclock.h); host: the kernel's */
 	ULong clock_hz;                 /* --clock-hz: the virtual clock's cycles per second */
+	const HChar *zero_before[FN_HOOKS_MAX]; /* --zero-before=GLOB (fn_hooks.h) */
+	Int nzero_before;
+	const HChar *dump_before[FN_HOOKS_MAX]; /* --dump-before=GLOB */
+	Int ndump_before;
 	Long clock_cost[EV_COUNT];      /* --clock-cost: hundredths of a cycle per event in
 					 * the measured region (vclock.h) */
 };

@@ -79,10 +79,12 @@ static ULong total_centi(void)
 	return done_centi + slice_centi();
 }
 
+/* Hundredths of a cycle at clock_hz (at most 10^11) as nanoseconds:
+ * c * 10^9 / (100 * hz), without overflowing 64 bits. */
 static ULong centi_to_ns(ULong c)
 {
-	ULong hz = clo.clock_hz * 100;
-	return c / hz * 1000000000ULL + c % hz * 1000000000ULL / hz;
+	ULong hz = clo.clock_hz;
+	return c / hz * 10000000ULL + c % hz * 10000000ULL / hz;
 }
 
 /* The wall clocks' time since their start: the cycles, and the sleeps. */

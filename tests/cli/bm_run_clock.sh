@@ -3,10 +3,10 @@
 # The virtual clock (issue 24; docs/engine.md): a program that times
 # itself (tests/programs/clocks) reads the same time in every run and
 # counts the same, by every way of reading time; bm-run's --clock and
-# BM_CLOCK, the report's model.clock, callgrind's host clock; a Google
-# Benchmark binary decides the same iterations in every run and counts the
-# same; the host's load, uptime, CPU frequency and random bytes, fixed with
-# the clock.
+# BM_CLOCK, the report's model.clock, callgrind's host clock; the clock
+# advancing with the model's cycles; the host's load, uptime, CPU frequency
+# and random bytes, fixed with the clock.  (A Google Benchmark binary:
+# bm_run_gbench.sh.)
 . "$(dirname "$0")/lib.sh"
 
 need_engine
@@ -94,6 +94,15 @@ check_eq "callgrind with --clock virtual: exit 2 and why" \
 "$BM_RUN" --print-command --whole -- "$CLOCKS" >cmd.out 2>&1
 check "--print-command shows the clock at the model's frequency" grep -q -- "--clock=virtual --clock-hz=3000000000" cmd.out
 
+# Billions of cycles (10,000 an instruction, at 100 GHz): the clock counts
+# hundredths of a cycle, and converts them to time without overflow (it
+# wrapped every 180 million cycles once).
+engine mono.out --clock=virtual --clock-hz=100000000000 --clock-cost=Ir:1000000 -- monotonic
+check_eq "monotonic over hours of virtual time: never back" "0" "$(value backwards mono.out)"
+check "... over 5 billion cycles ($(value last mono.out) ns from 1 s)" test "$(value last mono.out)" -gt 1050000000
+check_eq "--clock-cost with an unknown event: refused" "1" \
+	"$(engine bad.out --clock=virtual --clock-cost=Xx:1 -- monotonic; grep -c 'expected EVENT:HUNDREDTHS' bad.out.err)"
+
 # -- the clock advances with the model's cycles: a program that reads its
 # CPU time last reads what the report estimates, misses included --
 for model in bm-model/1 bm-model/2; do
@@ -107,45 +116,5 @@ for model in bm-model/1 bm-model/2; do
 		check "... which its cache misses take well past its instructions ($instructions)" \
 			test "$((read_ns * 3))" -gt "$((instructions * 2))"
 done
-
-# -- a Google Benchmark binary: its own choices, by the virtual clock, in three runs --
-cat >gb.cc <<'EOC'
-#include <benchmark/benchmark.h>
-#include <algorithm>
-#include <vector>
-static void BM_sort(benchmark::State &state)
-{
-	std::vector<int> v(state.range(0));
-	for (auto _ : state) {
-		for (size_t i = 0; i < v.size(); i++)
-			v[i] = (int)((i * 2654435761u) % 1000);
-		std::sort(v.begin(), v.end());
-		benchmark::DoNotOptimize(v.data());
-	}
-}
-BENCHMARK(BM_sort)->Arg(100)->Arg(1000);
-BENCHMARK_MAIN();
-EOC
-if ! ${CXX:-g++} -O2 -o gb gb.cc -lbenchmark -lpthread 2>gb.cc.err; then
-	echo "# no Google Benchmark (g++ and libbenchmark-dev): $(head -n 1 gb.cc.err)"
-	not_ok "a Google Benchmark binary builds (./quickstart test installs g++ and libbenchmark-dev)"
-else
-	for i in 1 2 3; do
-		"$BM_RUN" -q --whole --no-profile -o "gb$i.json" -- ./gb --benchmark_min_time=0.002 \
-			--benchmark_out="$scratch/gb$i.out.json" --benchmark_out_format=json >/dev/null 2>"gb$i.err"
-	done
-	# What the suite decided by the clock: how many iterations, and the
-	# time it measured for each benchmark.
-	runs() { json_get "$1" 'join " ", map { "$_->{name}:$_->{iterations}:$_->{cpu_time}" } @{$j->{benchmarks}}'; }
-	check_eq "Google Benchmark: the same iterations and times, by its own report, in three runs" \
-		"$(runs gb1.out.json) $(runs gb1.out.json)" "$(runs gb2.out.json) $(runs gb3.out.json)"
-	check_eq "... two benchmarks, each iterated more than once" 2 \
-		"$(json_get gb1.out.json 'scalar grep { $_->{iterations} > 1 } @{$j->{benchmarks}}')"
-	# The whole process, which also prints the load average and CPU
-	# frequency it reads and whose stack holds AT_RANDOM's guard: the same.
-	cycles() { json_get "$1" '$j->{benchmarks}[0]{cycles} // "none"'; }
-	check_eq "Google Benchmark, whole: the same cycles in three runs" "$(cycles gb1.json) $(cycles gb1.json)" \
-		"$(cycles gb2.json) $(cycles gb3.json)"
-fi
 
 done_testing

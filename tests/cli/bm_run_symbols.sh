@@ -31,7 +31,7 @@ for fn in checksum main; do
 	# (in a directory of its own, as long as the printed one: tests run in parallel)
 	dir=$(mktemp -u /tmp/bm-run.XXXXXX)
 	# (callgrind's guest sees the host's CPU: the engine's --cpu is not its option)
-	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s/ --cpu=[^ ]*//; s/ --clock=[^ ]*//; s/ --clock-hz=[^ ]*//; s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" \
+	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s/ --cpu=[^ ]*//; s/ --clock[-a-z]*=[^ ]*//g; s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" \
 		"$scratch/cmd.sh" >"$scratch/toggle.sh"
 	(sh "$scratch/toggle.sh" >/dev/null 2>&1)
 	# callgrind leaves out trailing zero columns

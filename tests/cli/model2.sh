@@ -45,8 +45,8 @@ done
 
 # -- what runs --
 "$BM_RUN" --model bm-model/2 --print-command -- "$PROG" >m2.cmd 2>&1
-check "the engine gets x86-64-v3, branch simulation, the L2 and block costs" \
-	grep -q -e '--branch-sim=yes --cpu=x86-64-v3 --clock=virtual --clock-hz=3000000000 --L2=1048576,8,64 --block-cost=yes ' m2.cmd
+check "the engine gets x86-64-v3, branch simulation, the L2, block costs and the model's clock" \
+	grep -q -e '--branch-sim=yes --cpu=x86-64-v3 --clock=virtual --clock-hz=3000000000 --clock-cost=I1mr:1200,[^ ]*,Cc:1,[^ ]* --L2=1048576,8,64 --block-cost=yes ' m2.cmd
 BM_MODEL=bm-model/2 "$BM_RUN" --print-command -- "$PROG" >env.cmd 2>&1
 check_eq "BM_MODEL chooses as --model does" "$(cat m2.cmd)" "$(cat env.cmd)"
 "$BM_RUN" --model bm-model/2 --cpu x86-64-v1 --print-command -- "$PROG" >v1.cmd 2>&1

@@ -7,7 +7,8 @@
  * and processes, the kernel's random bytes (AT_RANDOM, getrandom), and
  * with the argument "thread" a second thread's CPU clock.  With "cpu" it
  * walks 8 MiB, a cache line at a time, and prints only its CPU time, as
- * the last thing it does.  Under the bm engine's virtual clock every line is the same
+ * the last thing it does.  With "monotonic" it reads CLOCK_MONOTONIC 20,000
+ * times and prints how often it went back, and its last value.  Under the bm engine's virtual clock every line is the same
  * in every run. */
 #include <poll.h>
 #include <pthread.h>
@@ -55,10 +56,24 @@ static int cpu_only(void)
 	return 0;
 }
 
+static int monotonic_only(void)
+{
+	long long last = 0, back = 0;
+	for (int i = 0; i < 20000; i++) {
+		long long now = ns_of(CLOCK_MONOTONIC);
+		back += now < last;
+		last = now;
+	}
+	printf("backwards %lld\nlast %lld\n", back, last);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "cpu") == 0)
 		return cpu_only();
+	if (argc > 1 && strcmp(argv[1], "monotonic") == 0)
+		return monotonic_only();
 	long long start = ns_of(CLOCK_MONOTONIC), iterations = 0;
 	while (ns_of(CLOCK_MONOTONIC) - start < 1000000) {
 		for (int i = 0; i < 100; i++)

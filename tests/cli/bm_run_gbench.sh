@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A Google Benchmark binary, unmodified, under bm-run (issue 24;
+# docs/bm-run.md "Google Benchmark"): recognised by itself or by
+# --harness gbench, run once, each of its benchmarks a row of its own with
+# its cycles per iteration by the virtual clock, its iterations and its
+# events per iteration; the same in every run; ordered as the native times
+# are; its failures failed; what cannot work refused before anything runs.
+. "$(dirname "$0")/lib.sh"
+
+need_engine
+cd "$scratch" || exit 1
+cat >gb.cc <<'EOC'
+#include <benchmark/benchmark.h>
+#include <algorithm>
+#include <vector>
+static void BM_sort(benchmark::State &state)
+{
+	std::vector<int> v(state.range(0));
+	for (auto _ : state) {
+		for (size_t i = 0; i < v.size(); i++)
+			v[i] = (int)((i * 2654435761u) % 1000);
+		std::sort(v.begin(), v.end());
+		benchmark::DoNotOptimize(v.data());
+	}
+}
+BENCHMARK(BM_sort)->Arg(100)->Arg(1000);
+static void BM_sum(benchmark::State &state)
+{
+	std::vector<long> v(4096, 3);
+	for (auto _ : state) {
+		long s = 0;
+		for (long x : v)
+			s += x;
+		benchmark::DoNotOptimize(s);
+	}
+}
+BENCHMARK(BM_sum)->Threads(1)->Threads(2);
+static void BM_fail(benchmark::State &state)
+{
+	for (auto _ : state)
+		state.SkipWithError("no input");
+}
+BENCHMARK(BM_fail);
+BENCHMARK_MAIN();
+EOC
+if ! ${CXX:-g++} -O2 -o gb gb.cc -lbenchmark -lpthread 2>gb.cc.err; then
+	echo "# no Google Benchmark (g++ and libbenchmark-dev): $(head -n 1 gb.cc.err)"
+	not_ok "a Google Benchmark binary builds (./quickstart test installs g++ and libbenchmark-dev)"
+	done_testing
+fi
+
+"$BM_RUN" -o one.json --keep kept -- ./gb >one.out 2>one.err
+check_eq "found by itself: one row per benchmark, the failure failed (exit 1)" \
+	"1|BM_sort/100 ok|BM_sort/1000 ok|BM_sum/threads:1 ok|BM_sum/threads:2 ok|BM_fail failed no input" \
+	"$?|$(json_get one.json 'join "|", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}')"
+check "... in the table too" grep -q "^BM_sort/1000 " one.out
+"$BM_RUN" -q -o two.json -- ./gb
+check_eq "the same numbers in two runs" "$(numbers one.json)" "$(numbers two.json)"
+check_eq "... and the same iterations, each more than one" \
+	"$(json_get one.json 'join " ", map { $_->{iterations} // "-" } @{$j->{benchmarks}}')" \
+	"$(json_get two.json 'join " ", map { $_->{iterations} > 1 ? $_->{iterations} : "few" } grep { $_->{status} eq "ok" } @{$j->{benchmarks}}') -"
+
+# Its numbers are per iteration: the events of the run it reported, over
+# its iterations, give its cycles by the model (1 Ir + 1 Dr + 1 Dw ...).
+cycles_of() { json_get one.json "(grep { \$_->{id} eq '$1' } @{\$j->{benchmarks}})[0]{cycles}"; }
+from_events=$(json_get one.json '(map { my $e = $_->{events}; $e->{Ir} + $e->{Dr} + $e->{Dw} + 4 * ($e->{I1mr} + $e->{D1mr} + $e->{D1mw}) + 30 * ($e->{ILmr} + $e->{DLmr} + $e->{DLmw}) } grep { $_->{id} eq "BM_sort/1000" } @{$j->{benchmarks}})[0]')
+check "BM_sort/1000: its events per iteration give its cycles ($from_events, $(cycles_of BM_sort/1000))" \
+	sh -c "d=\$(( $from_events - $(cycles_of BM_sort/1000) )); [ \${d#-} -le $(( $(cycles_of BM_sort/1000) / 100 )) ]"
+check_eq "a benchmark of two threads: cycles, no events (its threads' runs interleave)" "{}" \
+	"$(json_get one.json 'my ($b) = grep { $_->{id} eq "BM_sum/threads:2" } @{$j->{benchmarks}}; join ",", "{" . join(",", keys %{$b->{events}}) . "}"')"
+check "--keep: the run each benchmark reported, for KCachegrind" \
+	grep -q "^desc: Trigger: Function entry: benchmark::State::FinishKeepRunning()" kept/BM_sort_1000.callgrind
+
+# Ordered as its native times are: bm's cycles by the virtual clock and
+# the suite's own nanoseconds on this machine.
+./gb --benchmark_filter=BM_sort --benchmark_format=json --benchmark_min_time=0.05 >native.json 2>/dev/null
+native=$(json_get native.json 'my @b = @{$j->{benchmarks}}; $b[0]{cpu_time} < $b[1]{cpu_time} ? "100<1000" : "100>=1000"')
+check_eq "ordered as natively: BM_sort/100 under BM_sort/1000" "$native" \
+	"$([ "$(cycles_of BM_sort/100)" -lt "$(cycles_of BM_sort/1000)" ] && echo "100<1000" || echo "100>=1000")"
+
+"$BM_RUN" -q --verify -o /dev/null -- ./gb --benchmark_filter=BM_sort >verify.out 2>&1
+check_eq "--verify: two runs, identical" "0" "$?"
+"$BM_RUN" -q --model bm-model/2 -o m2.json -- ./gb --benchmark_filter=BM_sort
+check "bm-model/2: numbers of its own, ordered the same" \
+	test "$(json_get m2.json '$j->{benchmarks}[0]{cycles}')" -lt "$(json_get m2.json '$j->{benchmarks}[1]{cycles}')"
+"$BM_RUN" -q --harness gbench -o forced.json -- ./gb '--benchmark_filter=BM_sort/100$'
+check_eq "--harness gbench, and the program's own filter" "BM_sort/100 ok" \
+	"$(json_get forced.json 'join " ", map { $_->{id}, $_->{status} } @{$j->{benchmarks}}')"
+# --whole: the whole process, in three runs.  What the suite decided by
+# the clock (its iterations and times, by its own report) and the whole
+# process's count, with the load average and CPU frequency it prints and
+# AT_RANDOM's guard on its stack: the same each time.
+for i in 1 2 3; do
+	"$BM_RUN" -q --whole --no-profile -o "whole$i.json" -- ./gb --benchmark_filter=BM_sort \
+		--benchmark_min_time=0.002 --benchmark_out="$scratch/whole$i.out.json" --benchmark_out_format=json
+done
+check_eq "--whole: the whole process, as one benchmark" "gb" "$(json_get whole1.json '$j->{benchmarks}[0]{id}')"
+runs() { json_get "$1" 'join " ", map { "$_->{name}:$_->{iterations}:$_->{cpu_time}" } @{$j->{benchmarks}}'; }
+check_eq "... the suite's own iterations and times the same in three runs" \
+	"$(runs whole1.out.json) $(runs whole1.out.json)" "$(runs whole2.out.json) $(runs whole3.out.json)"
+check_eq "... two benchmarks, each iterated more than once" 2 \
+	"$(json_get whole1.out.json 'scalar grep { $_->{iterations} > 1 } @{$j->{benchmarks}}')"
+whole_cycles() { json_get "$1" '$j->{benchmarks}[0]{cycles} // "none"'; }
+check_eq "... and the whole process's cycles" "$(whole_cycles whole1.json) $(whole_cycles whole1.json)" \
+	"$(whole_cycles whole2.json) $(whole_cycles whole3.json)"
+"$BM_RUN" -q -o none.json -- ./gb --benchmark_filter=nothing >none.out 2>&1
+check_eq "a filter that matches nothing: failed, and why" "1|gb failed" \
+	"$?|$(json_get none.json 'join " ", $j->{benchmarks}[0]{id}, $j->{benchmarks}[0]{status}')"
+
+# Refused before anything runs (exit 2).
+# refused REASON ARGS...: "status|whether the output says REASON|report"
+refused() {
+	reason=$1
+	shift
+	rm -f refused.json
+	"$BM_RUN" -q -o refused.json "$@" >refused.out 2>&1
+	echo "$?|$(grep -c -F "$reason" refused.out)|$([ -e refused.json ] && echo written || echo none)"
+}
+check_eq "--engine callgrind: exit 2, why" "2|1|none" \
+	"$(refused "virtual clock (--engine bm)" --engine callgrind -- ./gb)"
+check_eq "--clock host: exit 2, why" "2|1|none" \
+	"$(refused "virtual clock (--clock virtual)" --clock host -- ./gb)"
+check_eq "--filter: exit 2, what to use" "2|1|none" \
+	"$(refused "pass its own --benchmark_filter" --filter 'BM_*' -- ./gb)"
+check_eq "--harness catch2: exit 2" "2|1|none" "$(refused "not 'catch2'" --harness catch2 -- ./gb)"
+check_eq "--harness gbench --whole: exit 2" "2|1|none" \
+	"$(refused "does not go with --whole" --harness gbench --whole -- ./gb)"
+REASON="it wrote no Google Benchmark report" "$BM_RUN" -q --harness gbench -o true.json -- /bin/true
+check_eq "--harness gbench on a program that is not one: failed, and why" "1|true|it wrote no Google Benchmark report" \
+	"$?|$(json_get true.json '$j->{benchmarks}[0]{id} . "|" . substr($j->{benchmarks}[0]{reason}, 0, 35)')"
+
+done_testing
