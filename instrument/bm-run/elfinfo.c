@@ -72,6 +72,9 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 		/* What every benchmark loop of Google Benchmark calls. */
 		if (sname && strcmp(sname, "_ZN9benchmark5State16StartKeepRunningEv") == 0)
 			out->links_gbench = 1;
+		/* Catch2 compiles its benchmarking only where it is used. */
+		if (sname && strncmp(sname, "_ZN5Catch9Benchmark", 19) == 0)
+			out->links_catch2 = 1;
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
 			continue;
 		const char *name = sname;

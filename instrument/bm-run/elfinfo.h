@@ -13,6 +13,8 @@ struct elfinfo {
 	int links_gbench;  /* Google Benchmark: defines or imports
 			    * benchmark::State::StartKeepRunning(), or needs
 			    * libbenchmark.so */
+	int links_catch2;  /* Catch2's benchmarks: a symbol of its
+			    * Catch::Benchmark namespace */
 	int has_symtab;    /* a .symtab (not stripped), or a separate debug
 			    * file with one (debug_file) */
 	char *debug_file;  /* where a stripped file's names came from, or NULL */

@@ -207,44 +207,56 @@ static int plan_symbols(struct jobs *js, const char *program, char *const *argv,
 	return r;
 }
 
-/* Google Benchmark's time a benchmark runs for before it reports, unless
- * the command line says: under simulation every run counts the same, so
- * more iterations only cost time (docs/bm-run.md). */
-#define GBENCH_MIN_TIME "--benchmark_min_time=0.01"
+/* What a suite that times itself runs for before it reports, unless the
+ * command line says: under simulation every run counts the same, so more
+ * only costs time (docs/bm-run.md).  Each: the option's name, then the
+ * words that set it. */
+static const char *const gbench_defaults[][3] = {{"--benchmark_min_time", "--benchmark_min_time=0.01"}};
+static const char *const catch2_defaults[][3] = {
+	{"--benchmark-samples", "--benchmark-samples", "10"},
+	{"--benchmark-warmup-time", "--benchmark-warmup-time", "1"},
+	{"--benchmark-no-analysis", "--benchmark-no-analysis"},
+};
 
-/* A Google Benchmark binary: one run, each benchmark reported (MODE_GBENCH).
- * Its loops time themselves, so it needs the virtual clock. */
-static int plan_gbench(struct jobs *js, const char *program, char *const *argv, size_t argc,
-		       const struct run_options *o)
+/* A Google Benchmark or Catch2 binary: one run, each benchmark reported
+ * (MODE_GBENCH, MODE_CATCH2).  Its benchmarks time themselves, so it needs
+ * the virtual clock. */
+static int plan_suite(struct jobs *js, enum run_mode mode, const char *program, char *const *argv, size_t argc,
+		      const struct run_options *o)
 {
+	const char *suite = mode == MODE_GBENCH ? "Google Benchmark" : "Catch2";
 	const char *why = o->engine != ENGINE_BM ? "--engine bm" : !o->virtual_clock ? "--clock virtual" : NULL;
 	if (why) {
-		log_error("'%s' is a Google Benchmark binary, whose benchmarks time themselves: each is measured on the "
-			  "bm engine's virtual clock (%s), or the whole process with --whole",
-			  program, why);
+		log_error("'%s' is a %s binary, whose benchmarks time themselves: each is measured on the bm engine's "
+			  "virtual clock (%s), or the whole process with --whole",
+			  program, suite, why);
 		return -1;
 	}
 	if (o->name) {
-		log_error("'%s' is a Google Benchmark binary: its benchmarks name themselves; add --whole to measure "
-			  "the whole process as '%s'",
-			  program, o->name);
+		log_error("'%s' is a %s binary: its benchmarks name themselves; add --whole to measure the whole "
+			  "process as '%s'",
+			  program, suite, o->name);
 		return -1;
 	}
 	if (o->nfilters || o->warm_given) {
-		log_error("%s is for libbm's programs; '%s' is a Google Benchmark binary (pass its own "
-			  "--benchmark_filter=REGEX after the program)",
-			  o->nfilters ? "--filter" : o->warm ? "--warm" : "--cold", program);
+		log_error("%s is for libbm's programs; '%s' is a %s binary (pass its own %s after the program)",
+			  o->nfilters ? "--filter" : o->warm ? "--warm" : "--cold", program, suite,
+			  mode == MODE_GBENCH ? "--benchmark_filter=REGEX" : "test spec");
 		return -1;
 	}
+	const char *const(*defaults)[3] = mode == MODE_GBENCH ? gbench_defaults : catch2_defaults;
+	size_t ndefaults = mode == MODE_GBENCH ? 1 : 3;
 	size_t nargs = argc - 1;
-	char **args = xcalloc(argc + 1, sizeof *args);
+	char **args = xcalloc(argc + 2 * ndefaults + 1, sizeof *args);
 	memcpy(args, argv + 1, nargs * sizeof *args);
-	int min_time = 0;
-	for (size_t i = 0; i < nargs; i++)
-		min_time |= strncmp(args[i], "--benchmark_min_time", 20) == 0;
-	if (!min_time)
-		args[nargs++] = GBENCH_MIN_TIME;
-	job_init(jobs_add(js), program, args, nargs, MODE_GBENCH, NULL, path_basename(program));
+	for (size_t d = 0; d < ndefaults; d++) {
+		size_t len = strlen(defaults[d][0]), i = 0;
+		while (i < argc - 1 && strncmp(argv[1 + i], defaults[d][0], len) != 0)
+			i++;
+		for (size_t w = 1; i == argc - 1 && w < 3 && defaults[d][w]; w++)
+			args[nargs++] = (char *)defaults[d][w];
+	}
+	job_init(jobs_add(js), program, args, nargs, mode, NULL, path_basename(program));
 	free(args);
 	return 0;
 }
@@ -267,8 +279,10 @@ static int plan_command(struct jobs *js, char *const *argv, size_t argc, const s
 	int r = 0;
 	if (o->nglobs) {
 		r = plan_symbols(js, program, argv, argc, o, &elf);
-	} else if (o->gbench || (elf.links_gbench && !elf.links_libbm && !o->whole)) {
-		r = plan_gbench(js, program, argv, argc, o);
+	} else if (o->harness != MODE_WHOLE) {
+		r = plan_suite(js, o->harness, program, argv, argc, o);
+	} else if ((elf.links_gbench || elf.links_catch2) && !elf.links_libbm && !o->whole) {
+		r = plan_suite(js, elf.links_gbench ? MODE_GBENCH : MODE_CATCH2, program, argv, argc, o);
 	} else if (elf.links_libbm && !o->whole) {
 		/* The program's arguments, then --filter GLOB... and --warm. */
 		size_t nargs = argc - 1;

@@ -237,6 +237,7 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		argv[n++] = xstrdup("--dump-before=benchmark::State::FinishKeepRunning()");
 		break;
 	case MODE_WHOLE:
+	case MODE_CATCH2:
 		break;
 	}
 	argv[n++] = xasprintf("--callgrind-out-file=%s", sb->outfile);
@@ -245,10 +246,15 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	for (size_t i = 0; i < nargs; i++)
 		argv[n++] = xstrdup(args[i]);
 	/* The suite's own report, after the user's words: its last
-	 * --benchmark_out wins. */
+	 * --benchmark_out (-r, -o) wins. */
 	if (mode == MODE_GBENCH) {
 		argv[n++] = xasprintf("--benchmark_out=%s/" GBENCH_REPORT, sb->dir);
 		argv[n++] = xstrdup("--benchmark_out_format=json");
+	} else if (mode == MODE_CATCH2) {
+		argv[n++] = xstrdup("-r");
+		argv[n++] = xstrdup("xml");
+		argv[n++] = xstrdup("-o");
+		argv[n++] = xasprintf("%s/" CATCH2_REPORT, sb->dir);
 	}
 	argv[n] = NULL;
 	return argv;

@@ -17,10 +17,13 @@ enum run_mode {
 	MODE_WHOLE,   /* the whole process */
 	MODE_GBENCH,  /* a Google Benchmark binary: one dump per run of a
 		       * benchmark's timed loop, and its own JSON report */
+	MODE_CATCH2,  /* a Catch2 binary with benchmarks: its XML report */
 };
 
-/* Where a MODE_GBENCH program writes its JSON report, in its sandbox. */
+/* Where a MODE_GBENCH or MODE_CATCH2 program writes its report, in its
+ * sandbox. */
 #define GBENCH_REPORT "gbench.json"
+#define CATCH2_REPORT "catch2.xml"
 
 /* Where execvp would find name (which has no '/'): the first regular
  * file with an execute bit in PATH (the working directory for an empty

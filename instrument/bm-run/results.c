@@ -4,6 +4,7 @@
 #include "results.h"
 
 #include "benchmark.h"
+#include "catch2_results.h"
 #include "gbench_results.h"
 #include "keep_file.h"
 #include "log.h"
@@ -333,12 +334,15 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			collect_symbols(r, job, jobs, njobs, m, with_profile, keep_dir);
 			continue;
 		}
-		if (job->mode == MODE_GBENCH && job->nentries && job->entries[0].state == ENTRY_DONE) {
-			char *err = NULL;
-			if (gbench_collect(r, job->entries[0].dump, m, keep_dir, add, &err) < 0) {
+		if ((job->mode == MODE_GBENCH || job->mode == MODE_CATCH2) && job->nentries &&
+		    job->entries[0].state == ENTRY_DONE) {
+			char *err = NULL, *xml = xasprintf("%s/" CATCH2_REPORT, job->sb.dir);
+			if (job->mode == MODE_GBENCH ? gbench_collect(r, job->entries[0].dump, m, keep_dir, add, &err)
+						     : catch2_collect(r, xml, m, add, &err)) {
 				fail(add(r, job->name), BM_STATUS_FAILED, err);
 				free(err);
 			}
+			free(xml);
 			continue;
 		}
 		for (size_t i = 0; i < job->nentries; i++) {

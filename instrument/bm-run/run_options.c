@@ -35,7 +35,7 @@ static void usage(FILE *out, const struct bm_model *model)
 		"apart from them its system calls.  The same binary gives the same numbers\n"
 		"on every run and host.\n"
 		"\n"
-		"Modes: a PROGRAM that links libbm or Google Benchmark reports each of its\n"
+		"Modes: a PROGRAM that links libbm, Google Benchmark or Catch2 reports each of its\n"
 		"benchmarks; with --bench GLOB each matching function of an unmodified\n"
 		"PROGRAM is a benchmark over all its calls; otherwise the whole process is\n"
 		"one.\n"
@@ -46,9 +46,9 @@ static void usage(FILE *out, const struct bm_model *model)
 		"      --bench GLOB    symbol mode: functions matching GLOB (repeatable)\n"
 		"      --name NAME     the benchmark's name in whole-process mode\n"
 		"      --whole         whole-process mode even for a PROGRAM that links libbm\n"
-		"                      or Google Benchmark\n"
-		"      --harness gbench  PROGRAM is a Google Benchmark binary (found by itself\n"
-		"                      when it links libbenchmark or names its symbols)\n"
+		"                      or Google Benchmark or Catch2\n"
+		"      --harness NAME  PROGRAM is a gbench (Google Benchmark) or catch2 binary\n"
+		"                      (found by itself where its symbols say so)\n"
 		"  -j, --jobs N        run up to N Valgrind processes at once (default 1)\n"
 		"      --manifest FILE run each command line of FILE, one report for all\n"
 		"      --env K=V       add K=V to the program's environment (repeatable)\n"
@@ -174,7 +174,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	*o = (struct run_options){.parallel = 1, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
+	*o = (struct run_options){.parallel = 1, .harness = MODE_WHOLE, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
 			      .cpu = CPU_DEFAULT, .model = &model_v1, .virtual_clock = 1};
 	const char *engine_env = getenv("BM_ENGINE");
 	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
@@ -207,13 +207,16 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 			o->whole = 1;
 			break;
 		case OPT_HARNESS:
-			if (strcmp(optarg, "gbench") != 0) {
-				log_error("--harness names the suite PROGRAM is built with: gbench (Google Benchmark), "
-					  "not '%s' (libbm's programs are recognised by themselves)",
+			if (strcmp(optarg, "gbench") == 0) {
+				o->harness = MODE_GBENCH;
+			} else if (strcmp(optarg, "catch2") == 0) {
+				o->harness = MODE_CATCH2;
+			} else {
+				log_error("--harness names the suite PROGRAM is built with: gbench (Google Benchmark) "
+					  "or catch2, not '%s' (libbm's programs are recognised by themselves)",
 					  optarg);
 				return -1;
 			}
-			o->gbench = 1;
 			break;
 		case 'j':
 			if (number_option("--jobs", "a number", optarg, 1, 256, &whole, &err))
@@ -312,9 +315,9 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		log_error("--name is for whole-process mode; symbol mode names benchmarks after functions");
 		return -1;
 	}
-	if (o->gbench && (o->whole || o->nglobs)) {
-		log_error("--harness gbench reports each Google Benchmark benchmark; it does not go with %s",
-			  o->whole ? "--whole" : "--bench");
+	if (o->harness != MODE_WHOLE && (o->whole || o->nglobs)) {
+		log_error("--harness %s reports each of the suite's benchmarks; it does not go with %s",
+			  o->harness == MODE_GBENCH ? "gbench" : "catch2", o->whole ? "--whole" : "--bench");
 		return -1;
 	}
 	if (o->nfilters && o->nglobs) {

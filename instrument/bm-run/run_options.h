@@ -19,7 +19,8 @@ struct run_options {
 	size_t nfilters;
 	const char *name;
 	int whole;
-	int gbench; /* --harness gbench: a Google Benchmark binary, however built */
+	enum run_mode harness; /* --harness gbench or catch2 (MODE_GBENCH,
+				* MODE_CATCH2), else MODE_WHOLE: none said */
 	int parallel;
 	const char *manifest;
 	char **env;

@@ -125,7 +125,7 @@ check_eq "--clock host: exit 2, why" "2|1|none" \
 	"$(refused "virtual clock (--clock virtual)" --clock host -- ./gb)"
 check_eq "--filter: exit 2, what to use" "2|1|none" \
 	"$(refused "pass its own --benchmark_filter" --filter 'BM_*' -- ./gb)"
-check_eq "--harness catch2: exit 2" "2|1|none" "$(refused "not 'catch2'" --harness catch2 -- ./gb)"
+check_eq "--harness nanobench: exit 2" "2|1|none" "$(refused "not 'nanobench'" --harness nanobench -- ./gb)"
 check_eq "--harness gbench --whole: exit 2" "2|1|none" \
 	"$(refused "does not go with --whole" --harness gbench --whole -- ./gb)"
 REASON="it wrote no Google Benchmark report" "$BM_RUN" -q --harness gbench -o true.json -- /bin/true
