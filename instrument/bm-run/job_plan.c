@@ -218,6 +218,15 @@ static const char *const catch2_defaults[][3] = {
 	{"--benchmark-no-analysis", "--benchmark-no-analysis"},
 };
 
+/* Whether the program's words (argv[1] on) set the option name. */
+static int gives(char *const *argv, size_t argc, const char *name)
+{
+	for (size_t i = 1; i < argc; i++)
+		if (strncmp(argv[i], name, strlen(name)) == 0)
+			return 1;
+	return 0;
+}
+
 /* A Google Benchmark or Catch2 binary: one run, each benchmark reported
  * (MODE_GBENCH, MODE_CATCH2).  Its benchmarks time themselves, so it needs
  * the virtual clock. */
@@ -245,17 +254,15 @@ static int plan_suite(struct jobs *js, enum run_mode mode, const char *program, 
 		return -1;
 	}
 	const char *const(*defaults)[3] = mode == MODE_GBENCH ? gbench_defaults : catch2_defaults;
-	size_t ndefaults = mode == MODE_GBENCH ? 1 : 3;
+	size_t ndefaults = mode == MODE_GBENCH ? sizeof gbench_defaults / sizeof *gbench_defaults
+					       : sizeof catch2_defaults / sizeof *catch2_defaults;
 	size_t nargs = argc - 1;
 	char **args = xcalloc(argc + 2 * ndefaults + 1, sizeof *args);
 	memcpy(args, argv + 1, nargs * sizeof *args);
-	for (size_t d = 0; d < ndefaults; d++) {
-		size_t len = strlen(defaults[d][0]), i = 0;
-		while (i < argc - 1 && strncmp(argv[1 + i], defaults[d][0], len) != 0)
-			i++;
-		for (size_t w = 1; i == argc - 1 && w < 3 && defaults[d][w]; w++)
-			args[nargs++] = (char *)defaults[d][w];
-	}
+	for (size_t d = 0; d < ndefaults; d++)
+		if (!gives(argv, argc, defaults[d][0]))
+			for (size_t w = 1; w < 3 && defaults[d][w]; w++)
+				args[nargs++] = (char *)defaults[d][w];
 	job_init(jobs_add(js), program, args, nargs, mode, NULL, path_basename(program));
 	free(args);
 	return 0;
