@@ -7,6 +7,7 @@
 
 #include "catch2_results.h"
 #include "fuzz.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,7 @@ static struct bm_result *add(struct bm_report *r, const char *id)
 {
 	struct bm_result *b = report_add_benchmark(r);
 	/* Ids repeat in a report bm-run makes unique ("#2"); here, by index. */
-	char *unique = malloc(strlen(id) + 32);
-	sprintf(unique, "%s#%zu", id, r->nbenchmarks);
+	char *unique = xasprintf("%s#%zu", id, r->nbenchmarks);
 	benchmark_set_id(b, unique);
 	free(unique);
 	return b;
@@ -35,9 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_ASSERT(r.nbenchmarks > 0);
-	r.tool_name = strdup("bm-run");
-	r.tool_version = strdup(PACKAGE_VERSION);
-	r.model.id = strdup(model_v1.id);
+	r.tool_name = xstrdup("bm-run");
+	r.tool_version = xstrdup(PACKAGE_VERSION);
+	r.model.id = xstrdup(model_v1.id);
 	r.model.frequency_hz = model_v1.frequency_hz;
 	for (size_t i = 0; i < r.nbenchmarks; i++) {
 		const struct bm_result *b = &r.benchmarks[i];
