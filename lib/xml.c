@@ -35,6 +35,7 @@ struct xml {
 	void *ctx;
 };
 
+__attribute__((format(printf, 4, 0)))
 static int fail_va(struct xml *x, size_t line, size_t col, const char *fmt, va_list ap)
 {
 	char msg[512];
