@@ -300,6 +300,12 @@ void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res
 	}
 }
 
+Bool vclock_answers(UInt sysno)
+{
+	return sysno == __NR_clock_gettime || sysno == __NR_gettimeofday || sysno == __NR_time ||
+	       sysno == __NR_times || sysno == __NR_getrusage;
+}
+
 /* rdtsc: the cycles so far; rdtscp also sets TSC_AUX (rcx) to 0. */
 static ULong virtual_rdtsc(void)
 {

@@ -52,6 +52,11 @@ void vclock_fix_tsc(IRDirty *d);
 void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
 void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res);
 
+/* Whether the clock answers system call sysno wholly (clock_gettime,
+ * gettimeofday, time, times, getrusage): the kernel's time for it is not
+ * what the program sees, so it is not measured (engine.c). */
+Bool vclock_answers(UInt sysno);
+
 /* CLOCK_MONOTONIC's time now, in nanoseconds. */
 ULong vclock_monotonic_ns(void);
 

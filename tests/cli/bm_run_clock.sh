@@ -100,6 +100,11 @@ check "--print-command shows the clock at the model's frequency" grep -q -- "--c
 engine mono.out --clock=virtual --clock-hz=100000000000 --clock-cost=Ir:1000000 -- monotonic
 check_eq "monotonic over hours of virtual time: never back" "0" "$(value backwards mono.out)"
 check "... over 5 billion cycles ($(value last mono.out) ns from 1 s)" test "$(value last mono.out)" -gt 1050000000
+# A clock read is counted, without the kernel's time, which the program
+# never sees (and measuring it cost more than the call).
+"$BM_RUN" -q --whole -o mono.json -- "$CLOCKS" monotonic
+check_eq "clock_gettime under the virtual clock: 20,000 calls, 0 ns" "20000 0 0" \
+	"$(json_get mono.json 'my ($f) = grep { $_->{function} =~ /^clock_gettime/ } @{$j->{benchmarks}[0]{syscalls}{by_function}}; "$f->{count} $f->{wall_ns} $f->{cpu_ns}"')"
 check_eq "--clock-cost with an unknown event: refused" "1" \
 	"$(engine bad.out --clock=virtual --clock-cost=Xx:1 -- monotonic; grep -c 'expected EVENT:HUNDREDTHS' bad.out.err)"
 
