@@ -53,57 +53,66 @@ static int add_row(const struct gbench_run *run, void *ctx, char **err)
 	return 0;
 }
 
-/* The numbered dumps beside the last part (dump.1, dump.2, ...). */
-static struct bm_profile **load_dumps(const char *dump, const struct bm_model *m, size_t *n, char ***paths,
-				      char **err)
+/* What bm-run keeps of one dump: one run of a benchmark's timed loop.
+ * (A suite of a hundred benchmarks makes hundreds of dumps: their
+ * profiles are read one at a time and let go.) */
+struct run {
+	char *path;
+	uint64_t cycles;
+	struct bm_events total;
+};
+
+static void runs_free(struct run *runs, size_t n)
 {
-	struct bm_profile **v = NULL;
+	for (size_t i = 0; i < n; i++)
+		free(runs[i].path);
+	free(runs);
+}
+
+/* The numbered dumps beside the last part (dump.1, dump.2, ...), in
+ * order, into *out (*n of them).  Returns 0, or -1 with *err set. */
+static int read_runs(const char *dump, const struct bm_model *m, struct run **out, size_t *n, char **err)
+{
 	size_t alloc = 0;
+	*out = NULL;
 	*n = 0;
-	*paths = NULL;
 	for (size_t k = 1;; k++) {
 		char *path = xasprintf("%s.%zu", dump, k);
 		if (access(path, F_OK) != 0) {
 			free(path);
-			return v;
+			return 0;
 		}
 		struct bm_profile *p = profile_load_one(path, m, err);
 		if (!p) {
 			free(path);
-			for (size_t i = 0; i < *n; i++) {
-				profile_free(v[i]);
-				free((*paths)[i]);
-			}
-			free(v);
-			free(*paths);
-			*paths = NULL;
+			runs_free(*out, *n);
+			*out = NULL;
 			*n = 0;
-			return NULL;
+			return -1;
 		}
-		xgrow(&v, &alloc, *n + 1, sizeof *v);
-		*paths = xreallocarray(*paths, alloc, sizeof **paths);
-		(*paths)[*n] = path;
-		v[(*n)++] = p;
+		xgrow(out, &alloc, *n + 1, sizeof **out);
+		(*out)[(*n)++] = (struct run){.path = path, .cycles = p->cycles, .total = p->total};
+		profile_free(p);
 	}
 }
 
-/* The run w reported among the dumps from *next on, or -1; *next moves
- * past it. */
-static long find_run(const struct row *w, struct bm_profile **dumps, size_t n, size_t *next, double hz)
+/* The run w reported among runs from *next on, or NULL; *next moves past
+ * it. */
+static const struct run *find_run(const struct row *w, const struct run *runs, size_t n, size_t *next, double hz)
 {
 	double target = w->cpu_s * (double)w->iterations * hz;
 	for (size_t k = *next; k < n; k++) {
-		if (fabs((double)dumps[k]->cycles - target) <= target / 1000 + 5000) {
+		if (fabs((double)runs[k].cycles - target) <= target / 1000 + 5000) {
 			*next = k + 1;
-			return (long)k;
+			return &runs[k];
 		}
 	}
-	return -1;
+	return NULL;
 }
 
 /* b's numbers: cycles from the suite's time, events per iteration from
  * its run (or none). */
-static void fill(struct bm_result *b, const struct row *w, const struct bm_profile *run, const struct bm_model *m)
+static void fill(struct bm_result *b, const struct row *w, const struct run *run, const struct bm_model *m)
 {
 	b->status = BM_STATUS_OK;
 	b->iterations = w->iterations;
@@ -129,9 +138,9 @@ int gbench_collect(struct bm_report *r, const char *dump, const struct bm_model 
 	const char *slash = strrchr(dump, '/');
 	char *json = xasprintf("%.*s/" GBENCH_REPORT, slash ? (int)(slash - dump) : 1, slash ? dump : ".");
 	struct rows rows = {0};
-	char *why = NULL, **paths = NULL;
-	size_t ndumps = 0, next = 0;
-	struct bm_profile **dumps = NULL;
+	char *why = NULL;
+	size_t nruns = 0, next = 0;
+	struct run *runs = NULL;
 	int rc = -1;
 	if (access(json, F_OK) != 0)
 		bm_error(err, "it wrote no Google Benchmark report (its main must call benchmark::Initialize, as "
@@ -140,7 +149,7 @@ int gbench_collect(struct bm_report *r, const char *dump, const struct bm_model 
 		bm_error(err, "its Google Benchmark report is unusable: %s", why);
 	else if (!rows.n)
 		bm_error(err, "it ran no benchmark (a --benchmark_filter that matches none?)");
-	else if (!(dumps = load_dumps(dump, m, &ndumps, &paths, &why)) && why)
+	else if (read_runs(dump, m, &runs, &nruns, &why))
 		bm_error(err, "its callgrind file is unusable: %s", why);
 	else
 		rc = 0;
@@ -152,17 +161,12 @@ int gbench_collect(struct bm_report *r, const char *dump, const struct bm_model 
 			b->reason = xstrdup(w->reason);
 			continue;
 		}
-		long k = w->threads == 1 ? find_run(w, dumps, ndumps, &next, m->frequency_hz) : -1;
-		fill(b, w, k >= 0 ? dumps[k] : NULL, m);
-		if (keep_dir && k >= 0)
-			keep_file(paths[k], keep_dir, b->id);
+		const struct run *run = w->threads == 1 ? find_run(w, runs, nruns, &next, m->frequency_hz) : NULL;
+		fill(b, w, run, m);
+		if (keep_dir && run)
+			keep_file(run->path, keep_dir, b->id);
 	}
-	for (size_t i = 0; i < ndumps; i++) {
-		profile_free(dumps[i]);
-		free(paths[i]);
-	}
-	free(dumps);
-	free(paths);
+	runs_free(runs, nruns);
 	for (size_t i = 0; i < rows.n; i++) {
 		free(rows.v[i].name);
 		free(rows.v[i].reason);
