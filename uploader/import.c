@@ -5,6 +5,7 @@
 #include "import.h"
 
 #include "error.h"
+#include "read_all.h"
 #include "strpool.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -53,35 +54,6 @@ int import_parse(const struct import_format *f, const char *data, size_t size, c
 	return 0;
 }
 
-/* Reads all of fd into *out (*size bytes), refusing more than
- * IMPORT_MAX_INPUT.  Returns 0, or -1 with *err set. */
-static int read_all(int fd, const char *name, char **out, size_t *size, char **err)
-{
-	size_t len = 0, alloc = 0;
-	char *buf = NULL;
-	for (;;) {
-		if (len > IMPORT_MAX_INPUT) {
-			free(buf);
-			return bm_error(err, "'%s' is larger than " IMPORT_MAX_INPUT_TEXT, name);
-		}
-		xgrow(&buf, &alloc, len + 65536, 1);
-		ssize_t n = read(fd, buf + len, alloc - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			free(buf);
-			return bm_error(err, "cannot read '%s': %s", name, strerror(e));
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	*out = buf;
-	*size = len;
-	return 0;
-}
-
 int import_file(const struct import_format *f, const char *path, struct bm_report *r, char **err)
 {
 	int is_stdin = strcmp(path, "-") == 0;
@@ -92,7 +64,11 @@ int import_file(const struct import_format *f, const char *path, struct bm_repor
 		return bm_error(err, "cannot open '%s': %s", path, strerror(errno));
 	char *data = NULL;
 	size_t size = 0;
-	int rc = read_all(fd, name, &data, &size, err);
+	int rc = read_all(fd, IMPORT_MAX_INPUT, &data, &size);
+	if (rc && errno == EFBIG)
+		bm_error(err, "'%s' is larger than " IMPORT_MAX_INPUT_TEXT, name);
+	else if (rc)
+		bm_error(err, "cannot read '%s': %s", name, strerror(errno));
 	if (!is_stdin)
 		close(fd);
 	if (rc == 0)

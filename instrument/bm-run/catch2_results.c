@@ -3,8 +3,8 @@
 
 #include "catch2_results.h"
 
-#include "dynbuf.h"
 #include "error.h"
+#include "read_all.h"
 #include "xalloc.h"
 #include "xml.h"
 
@@ -98,26 +98,17 @@ static int end(struct xml *x, void *ctx)
 static char *read_report(const char *path, size_t *size, char **err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *data = NULL;
 	if (fd < 0) {
 		bm_error(err, "it wrote no Catch2 report (its main must be Catch2's, which reads -r and -o)");
 		return NULL;
 	}
-	struct dynbuf b = DYNBUF_INIT(MAX_REPORT);
-	char buf[65536];
-	ssize_t n;
-	int rc = 0;
-	while (rc == 0 && (n = read(fd, buf, sizeof buf)) > 0)
-		if (dynbuf_add(&b, buf, (size_t)n))
-			rc = bm_error(err, "its Catch2 report is larger than 64 MiB");
-	if (rc == 0 && n < 0)
-		rc = bm_error(err, "cannot read its Catch2 report: %s", strerror(errno));
+	if (read_all(fd, MAX_REPORT, &data, size) && errno == EFBIG)
+		bm_error(err, "its Catch2 report is larger than 64 MiB");
+	else if (!data)
+		bm_error(err, "cannot read its Catch2 report: %s", strerror(errno));
 	close(fd);
-	if (rc) {
-		dynbuf_free(&b);
-		return NULL;
-	}
-	char *data = dynbuf_detach(&b, size);
-	return data ? data : xstrdup("");
+	return data;
 }
 
 int catch2_parse(struct bm_report *r, const char *data, size_t size, const struct bm_model *m, catch2_add_fn *add,
