@@ -6,7 +6,6 @@
 #include "error.h"
 #include "gbench_json.h"
 #include "keep_file.h"
-#include "launcher.h"
 #include "profile.h"
 #include "xalloc.h"
 
@@ -132,11 +131,9 @@ static void fill(struct bm_result *b, const struct row *w, const struct run *run
 					   .cpu_ns = b->events.v[BM_EV_SYSCPUTIME]};
 }
 
-int gbench_collect(struct bm_report *r, const char *dump, const struct bm_model *m, const char *keep_dir,
-		   gbench_add_fn *add, char **err)
+int gbench_collect(struct bm_report *r, const char *json, const char *dump, const struct bm_model *m,
+		   const char *keep_dir, gbench_add_fn *add, char **err)
 {
-	const char *slash = strrchr(dump, '/');
-	char *json = xasprintf("%.*s/" GBENCH_REPORT, slash ? (int)(slash - dump) : 1, slash ? dump : ".");
 	struct rows rows = {0};
 	char *why = NULL;
 	size_t nruns = 0, next = 0;
@@ -173,6 +170,5 @@ int gbench_collect(struct bm_report *r, const char *dump, const struct bm_model 
 	}
 	free(rows.v);
 	free(why);
-	free(json);
 	return rc;
 }

@@ -24,12 +24,13 @@
 /* The benchmark with that id, added to r (ids made unique). */
 typedef struct bm_result *gbench_add_fn(struct bm_report *r, const char *id);
 
-/* Adds the benchmarks of a finished MODE_GBENCH job whose run wrote dump
- * (its first process's last part; the JSON report beside it) to r; with
+/* Adds the benchmarks of a finished MODE_GBENCH job to r, from the JSON
+ * report it wrote at json and the parts of its run (dump: its first
+ * process's last part, dump.1, dump.2, ... the numbered ones); with
  * keep_dir, the dump of each one's reported run is kept there as
  * ID.callgrind.  Returns 0, or -1 with *err set when the run left no
  * usable report (then nothing was added). */
-int gbench_collect(struct bm_report *r, const char *dump, const struct bm_model *m, const char *keep_dir,
-		   gbench_add_fn *add, char **err);
+int gbench_collect(struct bm_report *r, const char *json, const char *dump, const struct bm_model *m,
+		   const char *keep_dir, gbench_add_fn *add, char **err);
 
 #endif

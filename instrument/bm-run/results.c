@@ -336,13 +336,14 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 		}
 		if ((job->mode == MODE_GBENCH || job->mode == MODE_CATCH2) && job->nentries &&
 		    job->entries[0].state == ENTRY_DONE) {
-			char *err = NULL, *xml = xasprintf("%s/" CATCH2_REPORT, job->sb.dir);
-			if (job->mode == MODE_GBENCH ? gbench_collect(r, job->entries[0].dump, m, keep_dir, add, &err)
-						     : catch2_collect(r, xml, m, add, &err)) {
+			int gbench = job->mode == MODE_GBENCH;
+			char *err = NULL, *report = xasprintf("%s/%s", job->sb.dir, gbench ? GBENCH_REPORT : CATCH2_REPORT);
+			if (gbench ? gbench_collect(r, report, job->entries[0].dump, m, keep_dir, add, &err)
+				   : catch2_collect(r, report, m, add, &err)) {
 				fail(add(r, job->name), BM_STATUS_FAILED, err);
 				free(err);
 			}
-			free(xml);
+			free(report);
 			continue;
 		}
 		for (size_t i = 0; i < job->nentries; i++) {
