@@ -77,9 +77,8 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 			out->links_catch2 = 1;
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
 			continue;
-		const char *name = sname;
-		add_function(out, alloc, name);
-		if (name && strcmp(name, "bm_main") == 0)
+		add_function(out, alloc, sname);
+		if (sname && strcmp(sname, "bm_main") == 0)
 			out->links_libbm = 1;
 	}
 }

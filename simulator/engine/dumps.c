@@ -43,12 +43,18 @@ void dumps_zero(void)
 	callgraph_zero();
 }
 
-void dumps_write(const HChar *trigger)
+void dumps_write(const HChar *kind, const HChar *what)
 {
 	HChar *path = VG_(malloc)("bm.path", VG_(strlen)(out_base) + 16);
+	HChar *trigger = VG_(malloc)("bm.trigger", VG_(strlen)(kind) + (what ? VG_(strlen)(what) : 0) + 3);
 	VG_(sprintf)(path, "%s.%d", out_base, ++dumps);
+	if (what)
+		VG_(sprintf)(trigger, "%s: %s", kind, what);
+	else
+		VG_(strcpy)(trigger, kind);
 	callgraph_before_dump();
 	output_dump(path, dumps, trigger, command);
+	VG_(free)(trigger);
 	VG_(free)(path);
 	dumps_zero();
 }

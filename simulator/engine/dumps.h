@@ -15,9 +15,9 @@
 void dumps_init(void);
 /* In a forked child: the file name for its pid. */
 void dumps_at_fork(void);
-/* Writes the counts so far as the next part ("desc: Trigger: trigger"),
- * then zeroes them. */
-void dumps_write(const HChar *trigger);
+/* Writes the counts so far as the next part ("desc: Trigger: KIND", or
+ * "KIND: WHAT" when what is not NULL), then zeroes them. */
+void dumps_write(const HChar *kind, const HChar *what);
 /* Zeroes the counts: what runs next counts from nothing. */
 void dumps_zero(void);
 /* At the end of the process: the last part. */

@@ -149,16 +149,11 @@ static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
 		pending = NULL;
 	switch (args[0]) {
 	case VG_USERREQ__DUMP_STATS:
-		dumps_write("Client Request");
+		dumps_write("Client Request", NULL);
 		break;
-	case VG_USERREQ__DUMP_STATS_AT: {
-		const HChar *what = (const HChar *)args[1];
-		HChar *trigger = VG_(malloc)("bm.trigger", VG_(strlen)(what) + 32);
-		VG_(sprintf)(trigger, "Client Request: %s", what);
-		dumps_write(trigger);
-		VG_(free)(trigger);
+	case VG_USERREQ__DUMP_STATS_AT:
+		dumps_write("Client Request", (const HChar *)args[1]);
 		break;
-	}
 	case VG_USERREQ__ZERO_STATS:
 		dumps_zero();
 		break;

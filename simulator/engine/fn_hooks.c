@@ -5,10 +5,7 @@
 #include "dumps.h"
 #include "settings.h"
 
-#include "pub_tool_libcbase.h"
-#include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
-#include "pub_tool_mallocfree.h"
 #include "pub_tool_seqmatch.h"
 
 static Bool matches(const HChar *const *globs, Int n, const HChar *name)
@@ -33,10 +30,7 @@ static VG_REGPARM(1) void zero_before(const struct fn *fn)
 static VG_REGPARM(1) void dump_before(const struct fn *fn)
 {
 	callgraph_settle();
-	HChar *trigger = VG_(malloc)("bm.trigger", VG_(strlen)(fn->name) + 32);
-	VG_(sprintf)(trigger, "Function entry: %s", fn->name);
-	dumps_write(trigger);
-	VG_(free)(trigger);
+	dumps_write("Function entry", fn->name);
 }
 
 void fn_hooks_at_entry(IRSB *sb, const struct fn *fn)

@@ -668,9 +668,8 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
 	if (clo.branch_sim)
 		scan_exits(&p, in);
-	UInt ninstrs = count_instrs(in);
 	if (clo.block_cost) {
-		p.ninstrs = ninstrs;
+		p.ninstrs = count_instrs(in);
 		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
 		p.chained = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.chained);
 		block_cost(in, p.ninstrs, p.centi, p.chained);
