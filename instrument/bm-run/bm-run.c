@@ -307,7 +307,9 @@ int main(int argc, char **argv)
 		char *from = print_command_input(&o, &js);
 		for (size_t i = 0; i < js.n; i++) {
 			const struct job *j = &js.j[i];
-			launcher_print_command(stdout, valgrind, &setup, j->mode, j->symbol, j->program, j->args,
+			char *const *fns;
+			size_t nfns = job_functions(j, &fns);
+			launcher_print_command(stdout, valgrind, &setup, j->mode, fns, nfns, j->program, j->args,
 					       j->nargs, o.env, o.nenv, from);
 		}
 		free(from);

@@ -32,6 +32,16 @@ void job_add_symbol(struct job *job, const char *fn)
 	job->symbols[job->nsymbols++] = xstrdup(fn);
 }
 
+size_t job_functions(const struct job *job, char *const **fns)
+{
+	if (job->mode == MODE_SYMBOL) {
+		*fns = &job->symbol;
+		return 1;
+	}
+	*fns = job->symbols;
+	return job->nsymbols;
+}
+
 void job_release(struct job *job)
 {
 	for (size_t i = 0; i < job->nsymbols; i++)

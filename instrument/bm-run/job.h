@@ -52,6 +52,9 @@ void job_init(struct job *job, const char *program, char *const *args, size_t na
 	      enum run_mode mode, const char *symbol, const char *name);
 /* Adds fn to a MODE_SYMBOLS job's functions, once. */
 void job_add_symbol(struct job *job, const char *fn);
+/* The functions the job measures (its symbol, or its symbols) in *fns;
+ * returns how many. */
+size_t job_functions(const struct job *job, char *const **fns);
 /* Frees the job and removes its scratch directory. */
 void job_release(struct job *job);
 

@@ -104,8 +104,8 @@ char *launcher_valgrind_version(const char *valgrind, char **err)
 	return xstrdup(buf + 9);
 }
 
-/* Whether dir holds bm's tool, and callgrind's beside it for
- * --toggle-collect. */
+/* Whether dir holds bm's tool, and callgrind's beside it (--engine
+ * callgrind runs in the same environment). */
 static int engine_in(const char *dir)
 {
 	char *tool = xasprintf("%s/bm-amd64-linux", dir);
@@ -179,16 +179,13 @@ static char *clock_cost_option(const struct bm_model *model)
 	return s;
 }
 
-char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode, const char *symbol,
-		     const struct sandbox *sb, char *const *args, size_t nargs)
+char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode,
+		     char *const *fns, size_t nfns, const struct sandbox *sb, char *const *args, size_t nargs)
 {
 	size_t n = 0;
-	char **argv = xcalloc(nargs + 32, sizeof *argv);
-	int bm = m->engine == ENGINE_BM && mode != MODE_SYMBOL;
+	char **argv = xcalloc(nargs + nfns + 32, sizeof *argv);
+	int bm = m->engine == ENGINE_BM;
 	argv[n++] = xstrdup(valgrind);
-	/* A function measured alone (--toggle-collect, for recursion and
-	 * profiles of symbol mode) is callgrind's, in the bm engine's
-	 * environment (its directory links callgrind's tool). */
 	argv[n++] = xstrdup(bm ? "--tool=bm" : "--tool=callgrind");
 	/* The model's caches, pinned: the host's auto-detected ones never
 	 * enter a number. */
@@ -223,9 +220,14 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		break;
 	case MODE_SYMBOL:
 		argv[n++] = xstrdup("--collect-atstart=no");
-		argv[n++] = xasprintf("--toggle-collect=%s", symbol);
-		/* fall through */
+		argv[n++] = xasprintf("--toggle-collect=%s", fns[0]);
+		argv[n++] = xstrdup("--demangle=no");
+		break;
 	case MODE_SYMBOLS:
+		/* Each function's calls, in the one run (bm's tool; callgrind
+		 * measures each in a MODE_SYMBOL run of its own). */
+		for (size_t i = 0; bm && i < nfns; i++)
+			argv[n++] = xasprintf("--collect-in=%s", fns[i]);
 		/* Functions by their symbols' names, as --bench matched them in
 		 * the ELF files: a C++ function's mangled name. */
 		argv[n++] = xstrdup("--demangle=no");
@@ -303,7 +305,7 @@ static void print_with_dir(FILE *out, const char *s, const char *dir)
 }
 
 void launcher_print_command(FILE *out, const char *valgrind, const struct measure_setup *m, enum run_mode mode,
-			    const char *symbol, const char *program, char *const *args, size_t nargs,
+			    char *const *fns, size_t nfns, const char *program, char *const *args, size_t nargs,
 			    char *const *extra_env, size_t nextra_env, const char *input)
 {
 	static const char dir[] = "/tmp/bm-run.XXXXXX";
@@ -313,7 +315,7 @@ void launcher_print_command(FILE *out, const char *valgrind, const struct measur
 		.outfile = xasprintf("%s/cg.%%p.out", dir),
 		.log = xasprintf("%s/valgrind.log", dir),
 	};
-	char **argv = launcher_argv(valgrind, m, mode, symbol, &sb, args, nargs);
+	char **argv = launcher_argv(valgrind, m, mode, fns, nfns, &sb, args, nargs);
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);

@@ -70,11 +70,12 @@ struct measure_setup {
  * m's engine (callgrind, or bm's tool, which takes its options): the
  * model's pinned caches, system-call times, output in the sandbox, with
  * m->branch_sim the branch events (--branch-sim=yes); bm's tool gets the
- * CPU (its --cpu) and bm-model/2's L2 and block costs.  symbol is the
- * function to collect in MODE_SYMBOL, which callgrind measures with
- * either engine (bm's tool has no --toggle-collect). */
-char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode, const char *symbol,
-		     const struct sandbox *sb, char *const *args, size_t nargs);
+ * CPU (its --cpu) and bm-model/2's L2 and block costs.  fns are the
+ * functions measured: in MODE_SYMBOL the one callgrind collects in
+ * (--toggle-collect, --engine callgrind only), in MODE_SYMBOLS those bm's
+ * tool collects in, each in a file of its own (--collect-in). */
+char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode,
+		     char *const *fns, size_t nfns, const struct sandbox *sb, char *const *args, size_t nargs);
 void launcher_free_argv(char **argv);
 
 /* Prints to out, as a shell command, what runs program with args in mode:
@@ -84,7 +85,7 @@ void launcher_free_argv(char **argv);
  * program's standard input from input (NULL: the shell's own) (bm-run
  * --print-command). */
 void launcher_print_command(FILE *out, const char *valgrind, const struct measure_setup *m, enum run_mode mode,
-			    const char *symbol, const char *program, char *const *args, size_t nargs,
+			    char *const *fns, size_t nfns, const char *program, char *const *args, size_t nargs,
 			    char *const *extra_env, size_t nextra_env, const char *input);
 
 #endif

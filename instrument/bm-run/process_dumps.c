@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct numbered {
 	long pid;
@@ -91,4 +92,47 @@ int process_dumps_load(const char *dump, const struct bm_model *m, struct bm_pro
 	*processes = n;
 	*out = all;
 	return all ? 0 : r;
+}
+
+size_t process_dumps_collected(const char *dump, size_t n, char ***out)
+{
+	size_t processes = process_dumps(dump, out);
+	for (size_t i = 0; i < processes; i++) {
+		char *path = xasprintf("%s.fn.%zu", (*out)[i], n);
+		free((*out)[i]);
+		(*out)[i] = access(path, F_OK) == 0 ? path : NULL;
+		if (!(*out)[i])
+			free(path);
+	}
+	return processes;
+}
+
+int process_dumps_load_collected(const char *dump, size_t n, const struct bm_model *m, struct bm_profile **out,
+				 char **err)
+{
+	char **paths;
+	size_t processes = process_dumps_collected(dump, n, &paths);
+	struct bm_profile *all = NULL;
+	int r = 0;
+	for (size_t i = 0; i < processes; i++) {
+		if (!paths[i] || r < 0)
+			continue;
+		struct bm_profile *p = profile_load_one(paths[i], m, err);
+		if (!p || (all && profile_merge(all, p, m, err) < 0)) {
+			r = PROCESS_DUMPS_UNUSABLE;
+		} else if (!all) {
+			all = p;
+			p = NULL;
+		}
+		profile_free(p);
+	}
+	for (size_t i = 0; i < processes; i++)
+		free(paths[i]);
+	free(paths);
+	if (r < 0) {
+		profile_free(all);
+		all = NULL;
+	}
+	*out = all;
+	return r;
 }

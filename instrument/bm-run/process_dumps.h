@@ -30,4 +30,16 @@ enum { PROCESS_DUMPS_UNUSABLE = -1, PROCESS_DUMPS_FORKED_UNDER_CALLGRIND = -2 };
 int process_dumps_load(const char *dump, const struct bm_model *m, struct bm_profile **out, size_t *processes,
 		       char **err);
 
+/* The files of the nth function (from 1) that bm's tool collected in
+ * (--collect-in: FILE.fn.N beside each process's FILE) of the run whose
+ * first process wrote dump, as process_dumps gives them, with NULL for a
+ * process where it was never called.  Returns how many (processes);
+ * *out is a new array of new strings. */
+size_t process_dumps_collected(const char *dump, size_t n, char ***out);
+
+/* One profile of those files (profile_merge), into *out: NULL when it was
+ * never called.  Returns 0, or PROCESS_DUMPS_UNUSABLE with *err set. */
+int process_dumps_load_collected(const char *dump, size_t n, const struct bm_model *m, struct bm_profile **out,
+				 char **err);
+
 #endif

@@ -219,10 +219,62 @@ static int fill_from_events(struct bm_result *b, const struct bm_events *ev, con
 	return 0;
 }
 
-/* One function of a MODE_SYMBOLS run: its numbers from the run's profile
- * (from the function's own toggled run only when it re-enters itself
- * through other functions), its profile from its own toggled run when it
- * has one. */
+/* Whether whole, the profile of a MODE_SYMBOLS run, is bm's tool's, which
+ * collected in each function in the run itself (--collect-in); callgrind
+ * measures each in a MODE_SYMBOL run of its own. */
+static int collected_in_run(const struct bm_profile *whole)
+{
+	return whole->creator && strncmp(whole->creator, "bm-engine", 9) == 0;
+}
+
+/* Function n (from 1) of a MODE_SYMBOLS run of bm's tool: its numbers and
+ * profile from what ran while it was called (its files, one per process),
+ * its calls from the run's profile. */
+static void collected_symbol(struct bm_result *b, const struct bm_profile *whole, const char *fn,
+			     const char *dump, size_t n, const struct bm_model *m, int with_profile)
+{
+	struct symbol_cost cost;
+	if (symbol_cost(whole, fn, &cost) != 0) {
+		fail(b, BM_STATUS_NOT_RUN, "never called");
+		return;
+	}
+	char *err = NULL;
+	struct bm_profile *own;
+	if (process_dumps_load_collected(dump, n, m, &own, &err) < 0) {
+		char *why = xasprintf("its callgrind file is unusable: %s", err);
+		fail(b, BM_STATUS_FAILED, why);
+		free(why);
+	} else if (!own) {
+		fail(b, BM_STATUS_FAILED, "the engine wrote no file of its calls (is bm's Valgrind tool as new as bm-run?)");
+	} else {
+		fill(b, own, m, with_profile);
+		b->calls = cost.calls;
+	}
+	profile_free(own);
+	free(err);
+}
+
+/* Keeps the files of function n's calls: ID.callgrind for the first
+ * process, ID.K.callgrind for the Kth (as keep_processes numbers them). */
+static void keep_collected(const char *dump, size_t n, const char *dir, const char *id)
+{
+	char **paths;
+	size_t processes = process_dumps_collected(dump, n, &paths);
+	for (size_t i = 0; i < processes; i++) {
+		if (paths[i]) {
+			char *name = i ? xasprintf("%s.%zu", id, i + 1) : xstrdup(id);
+			keep_file(paths[i], dir, name);
+			free(name);
+		}
+		free(paths[i]);
+	}
+	free(paths);
+}
+
+/* One function of a MODE_SYMBOLS run of callgrind: its numbers from the
+ * run's profile (from the function's own toggled run only when it
+ * re-enters itself through other functions), its profile from its own
+ * toggled run when it has one. */
 static void measured_symbol(struct bm_result *b, const struct bm_profile *whole, const char *fn,
 			    const struct job *toggled, const struct bm_model *m, int with_profile)
 {
@@ -232,12 +284,10 @@ static void measured_symbol(struct bm_result *b, const struct bm_profile *whole,
 		return;
 	}
 	if (cost.recursive && !toggled) {
-		/* No run of its own: the program forked, or bm-model/2
-		 * (results_followups). */
+		/* No run of its own: the program forked (results_followups). */
 		fail(b, BM_STATUS_FAILED,
-		     "it re-enters itself through other functions, and one run cannot tell its cost apart yet under "
-		     "bm-model/2 or in a program that forks (measure the whole process, or a function that does not "
-		     "re-enter itself)");
+		     "it re-enters itself through other functions, and callgrind's one run cannot tell its cost apart "
+		     "in a program that forks (measure with --engine bm, or the whole process)");
 		return;
 	}
 	if (toggled && toggled->entries[0].state != ENTRY_DONE) {
@@ -272,15 +322,20 @@ static void collect_symbols(struct bm_report *r, const struct job *job, const st
 	struct bm_result scratch = {0};
 	size_t processes = 0;
 	struct bm_profile *whole = e->state == ENTRY_DONE ? load_processes(&scratch, e->dump, m, &processes) : NULL;
+	int in_run = whole && collected_in_run(whole);
 	for (size_t i = 0; i < job->nsymbols; i++) {
 		char *id = xasprintf("%s::%s", job->name, job->symbols[i]);
 		struct bm_result *b = add(r, id);
 		free(id);
-		const struct job *toggled = toggled_job(jobs, njobs, job, job->symbols[i]);
-		if (whole)
+		const struct job *toggled = in_run ? NULL : toggled_job(jobs, njobs, job, job->symbols[i]);
+		if (in_run)
+			collected_symbol(b, whole, job->symbols[i], e->dump, i + 1, m, with_profile);
+		else if (whole)
 			measured_symbol(b, whole, job->symbols[i], toggled, m, with_profile);
 		else
 			fail(b, BM_STATUS_FAILED, scratch.reason ? scratch.reason : e->reason ? e->reason : "not run");
+		if (keep_dir && b->status == BM_STATUS_OK && in_run)
+			keep_collected(e->dump, i + 1, keep_dir, b->id);
 		if (keep_dir && b->status == BM_STATUS_OK && toggled)
 			keep_file(toggled->entries[0].dump, keep_dir, b->id);
 	}
@@ -301,10 +356,10 @@ size_t results_followups(const struct job *job, const struct bm_model *m, int wi
 	size_t processes = 0;
 	struct bm_profile *whole = load_processes(&scratch, job->entries[0].dump, m, &processes);
 	free(scratch.reason);
-	/* A program that forks: callgrind's runs of one function would count
-	 * the parent's calls again in each child (process_dumps.h); under
-	 * bm-model/2 they would count none of its events. */
-	for (size_t i = 0; whole && processes == 1 && m->version != 2 && i < job->nsymbols; i++) {
+	/* bm's tool collected in every function in its one run.  A program
+	 * that forks: callgrind's runs of one function would count the
+	 * parent's calls again in each child (process_dumps.h). */
+	for (size_t i = 0; whole && !collected_in_run(whole) && processes == 1 && i < job->nsymbols; i++) {
 		struct symbol_cost cost;
 		if (symbol_cost(whole, job->symbols[i], &cost) == 0 && (with_profile || cost.recursive)) {
 			*fns = xreallocarray(*fns, n + 1, sizeof **fns);

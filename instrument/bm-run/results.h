@@ -24,13 +24,14 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 		       const struct bm_model *m, int with_profile, const char *keep_dir,
 		       struct results_notes *notes);
 
-/* Symbol mode: the functions of a finished MODE_SYMBOLS job that need a
- * run of their own (MODE_SYMBOL, marked followup): every function that was
- * called when profiles are wanted (a function's own profile needs
- * --toggle-collect), else only those that re-enter themselves through
- * other functions (whose cost one run cannot separate).  None under
- * bm-model/2 (callgrind counts none of its events) or for a program that
- * forked (callgrind's children count their parent's calls again).
+/* Symbol mode under --engine callgrind: the functions of a finished
+ * MODE_SYMBOLS job that need a run of their own (MODE_SYMBOL, marked
+ * followup): every function that was called when profiles are wanted (a
+ * function's own profile needs --toggle-collect), else only those that
+ * re-enter themselves through other functions (whose cost one run cannot
+ * separate).  None for a program that forked (callgrind's children count
+ * their parent's calls again), and none for bm's tool, which collected in
+ * each function in its one run (--collect-in).
  * Returns how many, in *fns (borrowed names; free the array). */
 size_t results_followups(const struct job *job, const struct bm_model *m, int with_profile,
 			 const char ***fns);

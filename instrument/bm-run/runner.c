@@ -115,8 +115,9 @@ static int spawn(struct proc *p, struct job *job, const struct runner_options *o
 		args = resumed;
 		nargs += 2;
 	}
-	char **argv = launcher_argv(o->valgrind, o->setup, job->mode, job->symbol,
-				    &job->sb, args, nargs);
+	char *const *fns;
+	size_t nfns = job_functions(job, &fns);
+	char **argv = launcher_argv(o->valgrind, o->setup, job->mode, fns, nfns, &job->sb, args, nargs);
 	/* The program's own argv, as Valgrind will give it. */
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = job->sb.argv0;

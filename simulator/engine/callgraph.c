@@ -128,6 +128,7 @@ void callgraph_init(void)
 	threads = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *threads);
 	places = VG_(HT_construct)("bm.places");
 	fns = VG_(HT_construct)("bm.fns");
+	contexts_init();
 }
 
 /* ---- functions ---- */
@@ -186,6 +187,9 @@ static const struct fn *fn_at(Addr a)
 	}
 	fn = VG_(malloc)("bm.fn", sizeof *fn);
 	*fn = key;
+	fn->base = fn;
+	fn->cxt = NULL;
+	fn->collect = contexts_index(fn->name);
 	VG_(HT_add_node)(fns, fn);
 	return fn;
 }
@@ -267,7 +271,21 @@ static struct edge *edge_get(struct instr *site, Addr to, const struct fn *calle
 	return e;
 }
 
-static void push(struct thread *t, struct instr *site, const struct place *callee, Addr sp, Addr ret)
+/* The function a call to p from caller is charged to: p's own, within
+ * the caller's context (and p's, when it is collected). */
+static const struct fn *callee_fn(struct place *p, const struct fn *caller)
+{
+	const struct cxt *c = caller ? caller->cxt : NULL;
+	if (!c && p->fn->collect < 0)
+		return p->fn;
+	if (!p->within || p->within_cxt != c) {
+		p->within = contexts_callee(p->fn, c);
+		p->within_cxt = c;
+	}
+	return p->within;
+}
+
+static void push(struct thread *t, struct instr *site, struct place *callee, Addr sp, Addr ret)
 {
 	Addr to = callee->addr;
 	Bool skip = callee->skip;
@@ -285,7 +303,7 @@ static void push(struct thread *t, struct instr *site, const struct place *calle
 	f->nonskipped = t->nonskipped;
 	f->caller = t->current;
 	if (!skip) {
-		set_current(t, callee->fn);
+		set_current(t, callee_fn(callee, t->current));
 		/* A call from skipped code is the call site's. */
 		if (t->nonskipped)
 			f->site = t->nonskipped;

@@ -7,17 +7,23 @@
 #ifndef BM_ENGINE_CALLGRAPH_H
 #define BM_ENGINE_CALLGRAPH_H
 
+#include "contexts.h"
 #include "costs.h"
 
 #include "pub_tool_tooliface.h"
 
 /* A function as callgrind names it: its object, file and name (or, with
  * no symbol, the address of the block it was found at).  Interned: one per
- * name, compared by pointer (callgraph.c). */
+ * name, compared by pointer (callgraph.c); and one per context it is
+ * called in while a --collect-in function's call is in progress
+ * (contexts.h), with the same names. */
 struct fn {
 	struct fn *next; /* VgHashNode: next in the bucket, */
 	UWord hash;      /* and the key */
 	HChar *obj, *file, *name;
+	const struct fn *base;  /* the function of no context (itself, if cxt is NULL) */
+	const struct cxt *cxt;  /* the context it is called in, or NULL */
+	Int collect;            /* its --collect-in index, or -1 */
 };
 
 /* Every event of the running thread so far: Ir, Dr and Dw added by the
@@ -36,6 +42,10 @@ struct place {
 	Int sect;         /* VgSectKind */
 	const void *obj;  /* its DebugInfo */
 	const struct fn *fn; /* the function callgrind names for a block here */
+	/* What a call here was last charged to (callee_fn): fn within
+	 * within_cxt. */
+	const struct cxt *within_cxt;
+	const struct fn *within;
 };
 void callgraph_init(void);
 /* Valgrind runs one thread at a time: tid starts running, and its totals

@@ -53,7 +53,7 @@ void dumps_write(const HChar *kind, const HChar *what)
 	else
 		VG_(strcpy)(trigger, kind);
 	callgraph_before_dump();
-	output_dump(path, dumps, trigger, command);
+	output_dump(path, dumps, trigger, command, False);
 	VG_(free)(trigger);
 	VG_(free)(path);
 	dumps_zero();
@@ -65,5 +65,5 @@ void dumps_final(void)
 	 * since the last dump, in the file without a number. */
 	callgraph_settle();
 	callgraph_before_dump();
-	output_dump(out_base, dumps + 1, "Program termination", command);
+	output_dump(out_base, dumps + 1, "Program termination", command, clo.ncollect_in > 0);
 }

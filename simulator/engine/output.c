@@ -195,13 +195,13 @@ static void out_events_line(struct out *o)
 	out_text(o, "\n");
 }
 
-Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd)
+/* Writes the records all (located, sorted) as a callgrind-format file;
+ * returns False after saying why.  A collected function's records
+ * (within) hold no PLT stub's, whose costs are their call sites' always:
+ * the stubs are charged to no context (instrument.c). */
+static Bool write_file(const HChar *path, Int part, const HChar *trigger, const HChar *cmd, XArray *all,
+		       Bool within)
 {
-	XArray *all = VG_(newXA)(VG_(malloc), "bm.dump", VG_(free), sizeof(struct located));
-	instr_table_each(locate, all);
-	VG_(setCmpFnXA)(all, by_place);
-	VG_(sortXA)(all);
-
 	SysRes sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0600);
 	if (sr_isError(sr)) {
 		VG_(umsg)("bm-engine: cannot write '%s'\n", path);
@@ -239,7 +239,7 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 	ULong totals[EV_COUNT] = {0};
 	const struct located *prev = NULL;
 	const HChar *file = NULL; /* of the cost lines now */
-	Bool move = plt_moves(all);
+	Bool move = within || plt_moves(all);
 	for (Word k = 0; k < VG_(sizeXA)(all); k++) {
 		struct located *l = VG_(indexXA)(all, k);
 		ULong cost[EV_COUNT];
@@ -250,7 +250,9 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 			any |= cost[e] != 0;
 		if (!any && !l->i->edges)
 			continue;
-		if (!prev || prev->fn != l->fn) {
+		/* A function's records in its contexts (contexts.h) are one
+		 * function's here. */
+		if (!prev || prev->fn->base != l->fn->base) {
 			out_text(o, "\nob=");
 			out_text(o, l->fn->obj);
 			out_text(o, "\nfl=");
@@ -286,10 +288,59 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 	Bool ok = !o->failed;
 	VG_(close)(o->fd);
 	VG_(free)(o);
+	if (!ok)
+		VG_(umsg)("bm-engine: cannot write '%s' (disk full?)\n", path);
+	return ok;
+}
+
+/* Each --collect-in function's records: those of the contexts that hold
+ * it, in the order of all, to PATH.fn.N (N from 1, in the order of the
+ * options), for the functions that ran. */
+static Bool write_collected(const HChar *path, Int part, const HChar *cmd, XArray *all)
+{
+	XArray **within = VG_(calloc)("bm.within", clo.ncollect_in, sizeof *within);
+	for (Word k = 0; k < VG_(sizeXA)(all); k++) {
+		const struct located *l = VG_(indexXA)(all, k);
+		for (const struct cxt *c = l->fn->cxt; c; c = c->up) {
+			Int n = c->in->collect;
+			if (!within[n])
+				within[n] = VG_(newXA)(VG_(malloc), "bm.within", VG_(free), sizeof(struct located));
+			/* (Two collected functions of one name, one within the
+			 * other: the record is the name's once.) */
+			Word size = VG_(sizeXA)(within[n]);
+			if (size && ((const struct located *)VG_(indexXA)(within[n], size - 1))->i == l->i)
+				continue;
+			VG_(addToXA)(within[n], l);
+		}
+	}
+	Bool ok = True;
+	for (Int n = 0; n < clo.ncollect_in; n++) {
+		if (!within[n])
+			continue;
+		HChar *file = VG_(malloc)("bm.path", VG_(strlen)(path) + 16);
+		HChar *trigger = VG_(malloc)("bm.trigger", VG_(strlen)(clo.collect_in[n]) + 40);
+		VG_(sprintf)(file, "%s.fn.%d", path, n + 1);
+		VG_(sprintf)(trigger, "Program termination (calls of %s)", clo.collect_in[n]);
+		ok &= write_file(file, part, trigger, cmd, within[n], True);
+		VG_(free)(trigger);
+		VG_(free)(file);
+		VG_(deleteXA)(within[n]);
+	}
+	VG_(free)(within);
+	return ok;
+}
+
+Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd, Bool collected)
+{
+	XArray *all = VG_(newXA)(VG_(malloc), "bm.dump", VG_(free), sizeof(struct located));
+	instr_table_each(locate, all);
+	VG_(setCmpFnXA)(all, by_place);
+	VG_(sortXA)(all);
+	Bool ok = write_file(path, part, trigger, cmd, all, False);
+	if (ok && collected)
+		ok = write_collected(path, part, cmd, all);
 	for (Word k = 0; k < VG_(sizeXA)(all); k++)
 		VG_(free)(((struct located *)VG_(indexXA)(all, k))->file);
 	VG_(deleteXA)(all);
-	if (!ok)
-		VG_(umsg)("bm-engine: cannot write '%s' (disk full?)\n", path);
 	return ok;
 }

@@ -8,7 +8,9 @@
 #include "pub_tool_basics.h"
 
 /* Writes the costs so far as a callgrind-format file (part n,
- * "desc: Trigger: ..." from trigger); returns False after saying why. */
-Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd);
+ * "desc: Trigger: ..." from trigger), and with collected each
+ * --collect-in function's to a file of its own (contexts.h): PATH.fn.N for
+ * the Nth, if it ran.  Returns False after saying why. */
+Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd, Bool collected);
 
 #endif

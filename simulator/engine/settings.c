@@ -4,6 +4,7 @@
 
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
 struct settings clo = {
@@ -117,6 +118,11 @@ Bool settings_option(const HChar *arg)
 		if (clo.ndump_before == FN_HOOKS_MAX)
 			VG_(fmsg_bad_option)(arg, "at most 8 of them\n");
 		clo.dump_before[clo.ndump_before++] = s;
+	} else if VG_STR_CLO (arg, "--collect-in", s) {
+		if (!*s)
+			VG_(fmsg_bad_option)(arg, "expected a function's name\n");
+		clo.collect_in = VG_(realloc)("bm.clo", clo.collect_in, (clo.ncollect_in + 1) * sizeof *clo.collect_in);
+		clo.collect_in[clo.ncollect_in++] = s;
 	} else if VG_STR_CLO (arg, "--clock-cost", s) {
 		if (!parse_clock_cost(s, clo.clock_cost))
 			VG_(fmsg_bad_option)(arg, "expected EVENT:HUNDREDTHS,... (Ir:100,Dr:100,...)\n");
@@ -158,5 +164,8 @@ void settings_usage(void)
 		    "                             entered (repeatable)\n"
 		    "    --dump-before=GLOB       dump them there, as a part of their own\n"
 		    "                             (repeatable)\n"
+		    "    --collect-in=NAME        also write what runs while the function NAME\n"
+		    "                             is called, as FILE.fn.N (the Nth of them) at\n"
+		    "                             the end (repeatable)\n"
 		    "    --cache-sim=yes          accepted for callgrind's command lines\n");
 }

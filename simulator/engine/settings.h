@@ -42,6 +42,9 @@ struct settings {
 	Int ndump_before;
 	Long clock_cost[EV_COUNT];      /* --clock-cost: hundredths of a cycle per event in
 					 * the measured region (vclock.h) */
+	const HChar **collect_in;       /* --collect-in=NAME: functions whose calls each get
+					 * a profile of their own (callgraph.h) */
+	Int ncollect_in;
 };
 extern struct settings clo;
 

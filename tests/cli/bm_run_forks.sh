@@ -46,7 +46,11 @@ work_of() { json_get "$1" 'my ($b) = grep { $_->{id} =~ /::work$/ } @{$j->{bench
 "$BM_RUN" -q --bench work --keep "$scratch/kept" -o "$scratch/forked.json" -- "$scratch/forks" fork >/dev/null 2>&1
 check_eq "symbol mode: a function called in the parent and in a forked child, both calls, the same instructions as in one process" \
 	"0 $(work_of "$scratch/alone.json")" "$? $(work_of "$scratch/forked.json")"
-check_eq "... each process's file kept" "forks.2.callgrind forks.callgrind" "$(ls "$scratch/kept" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "... each process's file kept, and each process's file of the function's calls" \
+	"forks.2.callgrind forks.callgrind forks::work.2.callgrind forks::work.callgrind" "$(ls "$scratch/kept" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "... the function's files add up to its numbers" \
+	"$(sed -n 's/^totals: //p' "$scratch/kept"/forks::work*.callgrind | awk '{ s += $1 } END { print s }')" \
+	"$(json_get "$scratch/forked.json" 'my ($b) = grep { $_->{id} =~ /::work$/ } @{$j->{benchmarks}}; $b->{events}{Ir}')"
 "$BM_RUN" -q --no-profile --bench work -o "$scratch/child.json" -- "$scratch/forks" fork child-only >/dev/null 2>&1
 check_eq "symbol mode: a function called only in a forked child is measured (it was not-run)" "0 ok 1" \
 	"$? $(work_of "$scratch/child.json" | cut -d' ' -f1,2)"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Symbol mode (--bench GLOB): every matching function from one Valgrind run,
-# with the same events as callgrind's --toggle-collect; functions never
-# called are "not-run"; functions in the shared libraries the program loads;
-# numbers per call; recursion through other functions.
+# Symbol mode (--bench GLOB): every matching function, numbers and profile,
+# from one Valgrind run (the program executes once), with the same events as
+# callgrind's --toggle-collect; functions never called are "not-run";
+# functions in the shared libraries the program loads; numbers per call;
+# recursion through other functions.
 . "$(dirname "$0")/lib.sh"
 
 whole="$PROGRAMS/whole"
@@ -17,8 +18,12 @@ check_eq "symbol mode: a function never called is not-run, without numbers" \
 	"whole::checksum ok
 whole::main ok
 whole::_fini not-run - never called" "$(report_rows "$scratch/sym.json" | sed 's/ ok [0-9]* *$/ ok/')"
-check_eq "symbol mode, --no-profile: every function from one Valgrind run" "whole.callgrind" \
+check_eq "symbol mode: one Valgrind run, its file and each called function's kept" \
+	"whole.callgrind whole::checksum.callgrind whole::main.callgrind" \
 	"$(ls "$scratch/kept" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "... a function's file loads in callgrind_annotate, with the report's totals" \
+	"$(json_get "$scratch/sym.json" 'my $e = $j->{benchmarks}[0]{events}; join " ", map { $e->{$_} } qw(Ir Dr Dw)')" \
+	"$(callgrind_annotate "$scratch/kept/whole::checksum.callgrind" 2>/dev/null | sed -n 's/ *PROGRAM TOTALS.*//p' | awk '{ gsub(/,/, ""); print $1, $3, $5 }')"
 check_eq "symbol mode: calls, cycles per call and speed per call" "1 yes yes" \
 	"$(json_get "$scratch/sym.json" 'my $b = $j->{benchmarks}[0]; join " ", $b->{calls}, ($b->{cycles_per_call} == $b->{cycles} / $b->{calls} ? "yes" : "no"), (abs($b->{speed_per_call} - $b->{speed} * $b->{calls}) < 1e-6 * $b->{speed_per_call} ? "yes" : "no")')"
 check "symbol mode: the table has calls and cycles per call" grep -q '^whole::checksum .* 1  *[0-9,]*$' "$scratch/sym.out"
@@ -41,9 +46,9 @@ done >"$scratch/toggled"
 check_eq "symbol mode: one run counts what --toggle-collect counts (Ir ... DLmw)" "$(cat "$scratch/toggled")" \
 	"$(json_get "$scratch/sym.json" 'join "\n", map { my $e = $_->{events}; join " ", map { $e->{$_} } qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw) } @{$j->{benchmarks}}[0, 1]')"
 
-# With profiles: a run of its own for each function that was called.
+# With profiles: each called function's, from the same run.
 "$BM_RUN" -q --keep "$scratch/kept2" --bench 'checksum*' --bench '_fini' -o "$scratch/prof.json" -- "$whole" >/dev/null 2>&1
-check_eq "symbol mode with profiles: a profile per called function, from its own run" \
+check_eq "symbol mode with profiles: a profile per called function, from the one run" \
 	"whole.callgrind whole::checksum.callgrind yes" \
 	"$(ls "$scratch/kept2" | tr '\n' ' ' | sed 's/ $//') $(json_get "$scratch/prof.json" '$j->{benchmarks}[0]{profile}{functions} ? "yes" : "no"')"
 check_eq "symbol mode with profiles: the same numbers" \
@@ -62,9 +67,35 @@ if $cc -O1 -fno-optimize-sibling-calls -o "$scratch/mutual" "$scratch/mutual.c";
 	env -i "$VALGRIND" --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 \
 		--collect-atstart=no --toggle-collect=is_even --callgrind-out-file="$scratch/mutual.out" \
 		"$scratch/mutual" >/dev/null 2>&1
-	check_eq "recursion through another function: measured by a run of its own, as --toggle-collect counts" \
+	check_eq "recursion through another function: counted once, as --toggle-collect counts" \
 		"$(sed -n 's/^totals: //p' "$scratch/mutual.out" | cut -d' ' -f1)" \
 		"$(json_get "$scratch/mutual.json" '$j->{benchmarks}[0]{events}{Ir}')"
+	"$BM_RUN" -q --no-profile --model bm-model/2 --bench is_even -o "$scratch/mutual2.json" -- "$scratch/mutual" >/dev/null 2>&1
+	rc=$?
+	check_eq "... under bm-model/2 too (the same instructions)" \
+		"0 ok $(json_get "$scratch/mutual.json" '$j->{benchmarks}[0]{events}{Ir}')" \
+		"$rc $(json_get "$scratch/mutual2.json" 'join " ", @{$j->{benchmarks}[0]}{qw(status)}, $j->{benchmarks}[0]{events}{Ir}')"
+else
+	not_ok "a C compiler ($cc) builds a test program"
+fi
+
+# -- the program executes once: a program that counts its own executions
+# (in a file beside it), measured with profiles --
+cat >"$scratch/counts.c" <<'EOC'
+#include <stdio.h>
+__attribute__((noinline)) unsigned work(unsigned n) { return n < 2 ? n : work(n - 1) + work(n - 2); }
+int main(int argc, char **argv)
+{
+	FILE *f = argc > 1 ? fopen(argv[1], "a") : NULL; /* one x per execution */
+	if (f)
+		fclose((fputs("x", f), f));
+	return work(15) == 42;
+}
+EOC
+if $cc -O1 -o "$scratch/counts" "$scratch/counts.c"; then
+	"$BM_RUN" -q --bench work --bench main -o "$scratch/counts.json" -- "$scratch/counts" "$scratch/executions" >/dev/null 2>&1
+	check_eq "symbol mode with profiles: the program executes once, every function measured" "0 x ok ok" \
+		"$? $(cat "$scratch/executions") $(json_get "$scratch/counts.json" 'join " ", map { $_->{status} } @{$j->{benchmarks}}')"
 else
 	not_ok "a C compiler ($cc) builds a test program"
 fi

@@ -185,8 +185,9 @@ echo "# $(head -n 1 "$recorded" | sed 's/^# //')"
 echo "# this host: $host; glibc $(getconf GNU_LIBC_VERSION | sed 's/glibc //')"
 check_output "every benchmark's events with the bm engine are those recorded" "$recorded" events.cmp
 
-# Symbol mode: every function's inclusive cost over its calls, from the
-# call graph of one run, with either engine.
+# Symbol mode: every function's cost over its calls, from one run, with
+# either engine (bm's collects in each function itself, callgrind's call
+# graph gives inclusive costs).
 for engine in callgrind bm; do
 	"$BM_RUN" -q --no-profile --engine $engine --bench 'checksum' --bench 'main' \
 		-o sym.$engine.json -- "$PROGRAMS/whole" >/dev/null 2>&1
@@ -197,6 +198,14 @@ check "symbol mode: functions measured and called" \
 check_eq "symbol mode: the same events, calls and cycles with either engine" \
 	"$(json_get sym.callgrind.json 'join "\n", map { "$_->{id} $_->{calls} $_->{cycles} " . join " ", map { $_ // 0 } @{$_->{events}}{qw('"$EVENTS"')} } @{$j->{benchmarks}}')" \
 	"$(json_get sym.bm.json 'join "\n", map { "$_->{id} $_->{calls} $_->{cycles} " . join " ", map { $_ // 0 } @{$_->{events}}{qw('"$EVENTS"')} } @{$j->{benchmarks}}')"
+
+# Collecting in functions (--collect-in) changes nothing else: the run's
+# own file counts what a run without it counts.
+"$BM_RUN" -q --keep kept.sym --bench 'checksum' --bench 'main' -o /dev/null -- "$PROGRAMS/whole" >/dev/null 2>&1
+"$BM_RUN" -q --keep kept.whole --whole -o /dev/null -- "$PROGRAMS/whole" >/dev/null 2>&1
+check_eq "symbol mode: the run's own file has the events of a run that collects in no function" \
+	"$(sed -n 's/^totals: //p' kept.whole/whole.callgrind | cut -d' ' -f1-9)" \
+	"$(sed -n 's/^totals: //p' kept.sym/whole.callgrind | cut -d' ' -f1-9)"
 
 # Errors: a missing tool is exit 2 with what to do.
 BM_ENGINE_DIR="$scratch/nowhere" "$BM_RUN" -q --engine bm -- "$PROGRAMS/fib" >/dev/null 2>missing.err

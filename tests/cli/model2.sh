@@ -111,12 +111,11 @@ check_eq "bm-check --base bm-model/1 --head bm-model/2: exit 2" 2 $?
 check "... naming the two models" grep -q "bm-model/1.*bm-model/2" check.err
 sed 's/^/# /' check.err
 
-# -- symbol mode: every function's numbers from the one engine run (its
-# own profile would need callgrind's --toggle-collect, which counts none
-# of model 2's events: not yet) --
+# -- symbol mode: every function's numbers and profile from the one engine
+# run, which collects in each function itself --
 "$BM_RUN" -q --model bm-model/2 --bench checksum --bench main -o sym.json -- "$PROGRAMS/whole" >/dev/null 2>sym.err
-check_eq "bm-model/2 in symbol mode: exit 0, each function measured with model 2's events, no profile of its own yet" \
-	"0 ok ok yes yes none" \
+check_eq "bm-model/2 in symbol mode: exit 0, each function measured with model 2's events, with a profile of its own" \
+	"0 ok ok yes yes some" \
 	"$? $(json_get sym.json 'my @b = @{$j->{benchmarks}}; join " ", $b[0]{status}, $b[1]{status}, ($b[0]{events}{Cc} > 0 ? "yes" : "no"), ($b[1]{cycles} > $b[0]{cycles} ? "yes" : "no"), (defined $b[0]{profile} ? "some" : "none")')"
 
 # -- the benchmark alone: libbm's own cost out (docs/cycle-model.md) --
