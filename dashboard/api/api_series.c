@@ -8,6 +8,7 @@
 #include "change.h"
 #include "json_buf.h"
 #include "report.h"
+#include "series_reduce.h"
 #include "upload_check.h"
 #include "xalloc.h"
 
@@ -66,36 +67,94 @@ static void point_write(struct json_buf *b, const struct store_point *p)
 	json_buf_lit(b, "}");
 }
 
+/* What a history answers unless asked: the newest results, and points
+ * for a chart (docs/bm-server.md "History and changes"). */
+#define HISTORY_LIMIT 2000
+#define HISTORY_POINTS 600
+#define HISTORY_TIME_MAX 4000000000000LL /* seconds: beyond any commit */
+
+/* ?from=, ?to=, ?limit= and ?points= into w and *max_points (0: every
+ * point); 0, or -1 with res answered. */
+static int window_args(struct request *req, struct response *res, struct store_window *w, size_t *max_points)
+{
+	long long from = INT64_MIN, to = INT64_MAX, limit = HISTORY_LIMIT, points = HISTORY_POINTS;
+	if (http_query_int(req, res, "from", -HISTORY_TIME_MAX, HISTORY_TIME_MAX, &from) < 0 ||
+	    http_query_int(req, res, "to", -HISTORY_TIME_MAX, HISTORY_TIME_MAX, &to) < 0 ||
+	    http_query_int(req, res, "limit", 0, 100000000, &limit) < 0 ||
+	    http_query_int(req, res, "points", 0, 1000000, &points) < 0)
+		return -1;
+	if (points && points < 8) {
+		http_error(res, 400, "points: expected 0 (every point) or at least 8");
+		return -1;
+	}
+	*w = (struct store_window){from, to, (size_t)limit};
+	*max_points = (size_t)points;
+	return 0;
+}
+
+static void time_or_null(struct json_buf *b, int64_t t, int64_t none)
+{
+	if (t == none)
+		json_buf_lit(b, "null");
+	else
+		json_buf_int(b, t);
+}
+
 /* Written straight as text: with 10,000 points a Jansson tree cost ten
  * times the writing (docs/performance.md). */
 void api_history(struct request *req, struct response *res)
 {
 	const char *branch, *metric;
-	if (series_args(req, res, 1, &branch, &metric))
+	struct store_window w;
+	size_t max_points;
+	if (series_args(req, res, 1, &branch, &metric) || window_args(req, res, &w, &max_points))
 		return;
 	struct store_point *points;
 	size_t n;
+	int64_t older;
 	char *err = NULL;
-	if (store_history(req->server->store, req->project.id, req->param[1], branch, metric, &points, &n, &err)) {
+	if (store_history(req->server->store, req->project.id, req->param[1], branch, metric, &w, &points, &n, &older,
+			  &err)) {
 		http_error(res, 500, "%s", err);
 		free(err);
 		return;
 	}
+	size_t *keep = xcalloc(n + 1, sizeof *keep), buckets = 0;
+	size_t nkeep = series_reduce(points, n, max_points ? max_points : n, keep, &buckets);
 	struct json_buf b = {0};
-	json_buf_reserve(&b, 256 * (n + 1)); /* a point is about 220 bytes */
+	json_buf_reserve(&b, 256 * (nkeep + 1)); /* a point is about 220 bytes */
 	json_buf_lit(&b, "{\"benchmark\":");
 	json_buf_string(&b, req->param[1]);
 	json_buf_lit(&b, ",\"branch\":");
 	json_buf_string(&b, branch);
 	json_buf_lit(&b, ",\"metric\":");
 	json_buf_string(&b, metric);
+	json_buf_lit(&b, ",\"window\":{\"from\":");
+	time_or_null(&b, w.from, INT64_MIN);
+	json_buf_lit(&b, ",\"to\":");
+	time_or_null(&b, w.to, INT64_MAX);
+	json_buf_lit(&b, ",\"limit\":");
+	json_buf_int(&b, (int64_t)w.limit);
+	json_buf_lit(&b, ",\"older\":");
+	time_or_null(&b, older, INT64_MIN);
+	json_buf_lit(&b, "},\"reduced\":");
+	if (buckets) {
+		json_buf_lit(&b, "{\"points\":");
+		json_buf_int(&b, (int64_t)n);
+		json_buf_lit(&b, ",\"buckets\":");
+		json_buf_int(&b, (int64_t)buckets);
+		json_buf_lit(&b, "}");
+	} else {
+		json_buf_lit(&b, "null");
+	}
 	json_buf_lit(&b, ",\"points\":[");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < nkeep; i++) {
 		if (i)
 			json_buf_lit(&b, ",");
-		point_write(&b, &points[i]);
+		point_write(&b, &points[keep[i]]);
 	}
 	json_buf_lit(&b, "]}");
+	free(keep);
 	store_points_free(points, n);
 	size_t len;
 	char *text = json_buf_detach(&b, &len);

@@ -204,14 +204,26 @@ struct store_point {
 	double value;
 	int64_t run_pk; /* upload order */
 };
-/* The series of benchmark id on branch, oldest commit first.  metric is
- * built-in (store_metric_known) or the name of an imported metric: then
- * the points are the commits whose result carries that metric, with its
- * value, and those whose result failed or was skipped (value none, as in
- * every series); a name that no result carries gives no ok point, so an
- * empty series for a benchmark that never failed. */
+/* A window of a history: the commits from..to (commit times, inclusive),
+ * of which the newest results, at most limit of them (0: every one). */
+struct store_window {
+	int64_t from, to;
+	size_t limit;
+};
+#define STORE_WINDOW_ALL {INT64_MIN, INT64_MAX, 0}
+
+/* The series of benchmark id on branch in window w, oldest commit first.
+ * metric is built-in (store_metric_known) or the name of an imported
+ * metric: then the points are the commits whose result carries that
+ * metric, with its value, and those whose result failed or was skipped
+ * (value none, as in every series); a name that no result carries gives
+ * no ok point, so an empty series for a benchmark that never failed.
+ * Where the limit left older results of the window out, *older is the
+ * commit time to ask up to (to) for the next page back, else INT64_MIN:
+ * a page holds every result of each commit time it has, so pages neither
+ * overlap nor leave a gap. */
 int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
-		  struct store_point **points, size_t *n, char **err);
+		  const struct store_window *w, struct store_point **points, size_t *n, int64_t *older, char **err);
 
 /* Every benchmark's series on branch, "ok" results only, for the change
  * ranking: calls fn once per benchmark with its points in order.  metric

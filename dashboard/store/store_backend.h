@@ -151,9 +151,12 @@ struct store_backend {
 			      struct store_result **results, size_t *n, char **err);
 	/* One benchmark's results on branch in series order (commit time,
 	 * then upload order): each point's commit_time, status, value (of
-	 * column, or with column NULL of the imported metric) and run_pk. */
+	 * column, or with column NULL of the imported metric) and run_pk;
+	 * those of commit times w->from to w->to, the newest w->limit of them
+	 * (0: all). */
 	int (*history)(struct store_db *db, int64_t project, const char *id, const char *branch, const char *column,
-		       const char *imported, struct store_point **points, size_t *n, char **err);
+		       const char *imported, const struct store_window *w, struct store_point **points, size_t *n,
+		       char **err);
 	/* Every benchmark's ok results on branch of pushes, by benchmark name
 	 * then series order, with their runs' texts: fn per point. */
 	int (*branch_series)(struct store_db *db, int64_t project, const char *branch, const char *column,

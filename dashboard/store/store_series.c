@@ -209,12 +209,40 @@ static void points_drop_unmeasured(struct store_point *points, size_t *n)
 	*n = out;
 }
 
+/* A page of a window's limit: read one result more, and where there was
+ * one, leave out the oldest commit time read, whose results may go on
+ * beyond the page: the next page (up to that time) has all of them.  A
+ * page whose every result has one commit time (more results of one time
+ * than the limit) keeps them, and the next goes on before that time. */
+static void page_cut(struct store_point *points, size_t *n, size_t limit, int64_t *older)
+{
+	*older = INT64_MIN;
+	if (!limit || *n <= limit)
+		return;
+	int64_t t = points[0].commit_time;
+	size_t first = 1;
+	while (first < *n && points[first].commit_time == t)
+		first++;
+	if (first == *n) {
+		first = 1;
+		*older = t == INT64_MIN ? INT64_MIN : t - 1;
+	} else {
+		*older = t;
+	}
+	memmove(points, points + first, (*n - first) * sizeof *points);
+	*n -= first;
+}
+
 int store_history(struct store *st, int64_t project, const char *id, const char *branch, const char *metric,
-		  struct store_point **points, size_t *n, char **err)
+		  const struct store_window *w, struct store_point **points, size_t *n, int64_t *older, char **err)
 {
 	const char *column = metric_column(metric), *imported = column ? NULL : metric;
-	if (st->be->history(st->db, project, id, branch, column, imported, points, n, err))
+	struct store_window read = *w;
+	if (read.limit)
+		read.limit++;
+	if (st->be->history(st->db, project, id, branch, column, imported, &read, points, n, err))
 		return -1;
+	page_cut(*points, n, w->limit, older);
 	if (points_fill_runs(st, *points, n, err)) {
 		free(*points);
 		*points = NULL;

@@ -71,6 +71,14 @@ admin="Authorization: Bearer $admin_tok"
 		answer GET "/api/v1/projects/app/benchmarks/BM_StringCopy%2F8/history?branch=main&metric=$m"
 	done
 	answer GET "/api/v1/projects/app/benchmarks/suite::b2/history?branch=topic"
+	# Windows: the newest result, the page before it, a time range, a
+	# chart's budget; bad ones.
+	answer GET "/api/v1/projects/app/benchmarks/suite::b1/history?branch=main&limit=2"
+	answer GET "/api/v1/projects/app/benchmarks/suite::b1/history?branch=main&limit=2&to=1793613600"
+	answer GET "/api/v1/projects/app/benchmarks/suite::b1/history?branch=main&from=1793613600&to=1793613600"
+	answer GET "/api/v1/projects/app/benchmarks/suite::b1/history?branch=main&limit=0&points=8"
+	answer GET "/api/v1/projects/app/benchmarks/suite::b1/history?branch=main&points=3"
+	answer GET "/api/v1/projects/app/benchmarks/suite::b1/history?branch=main&limit=many"
 	answer GET "/api/v1/projects/app/changes?branch=main&metric=cycles"
 	answer GET "/api/v1/projects/app/changes?branch=topic"
 	answer GET "/api/v1/projects/app/runs/run-a2a2a2-push-m1/benchmarks/suite::b2/profile"

@@ -223,19 +223,23 @@ int pg_commit_results(struct store_db *db, int64_t project, const struct store_r
 
 /* ---- series ---- */
 
+/* Read newest first, along the primary key, so that a window of the
+ * newest costs its own size; given back in series order. */
 int pg_history(struct store_db *db, int64_t project, const char *id, const char *branch, const char *column,
-	       const char *imported, struct store_point **points, size_t *n, char **err)
+	       const char *imported, const struct store_window *w, struct store_point **points, size_t *n, char **err)
 {
-	char p[24];
-	const char *v[] = {pg_i64(p, project), id, branch, imported};
+	char p[24], from[24], to[24], limit[24];
+	const char *v[] = {pg_i64(p, project), id, branch, pg_i64(from, w->from), pg_i64(to, w->to),
+			   w->limit ? pg_i64(limit, (int64_t)w->limit) : NULL, imported};
 	char *value = column ? xasprintf("x.%s", column)
 			     : xstrdup("(SELECT m.value FROM result_metrics m WHERE m.run = x.run"
-				       " AND m.benchmark = x.benchmark AND m.name = $4)");
+				       " AND m.benchmark = x.benchmark AND m.name = $7)");
 	char *sql = xasprintf("SELECT x.commit_time, x.status, %s, x.run FROM results x"
 			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = $1 AND name = $2)"
-			      " AND x.branch = $3 ORDER BY x.commit_time, x.run",
+			      " AND x.branch = $3 AND x.commit_time BETWEEN $4 AND $5"
+			      " ORDER BY x.commit_time DESC, x.run DESC LIMIT $6::bigint",
 			      value);
-	PGresult *r = query(db, sql, imported ? 4 : 3, v, "read history", err);
+	PGresult *r = query(db, sql, imported ? 7 : 6, v, "read history", err);
 	free(sql);
 	free(value);
 	*points = NULL;
@@ -245,7 +249,7 @@ int pg_history(struct store_db *db, int64_t project, const char *id, const char 
 	*n = (size_t)PQntuples(r);
 	*points = xcalloc(*n ? *n : 1, sizeof **points);
 	for (int i = 0; i < PQntuples(r); i++) {
-		struct store_point *pt = &(*points)[i];
+		struct store_point *pt = &(*points)[*n - 1 - (size_t)i];
 		pt->commit_time = pg_int(r, i, 0);
 		pt->status = (enum bm_status)pg_int(r, i, 1);
 		pt->has_value = !PQgetisnull(r, i, 2);

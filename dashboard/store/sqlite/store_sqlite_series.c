@@ -16,19 +16,22 @@
 #define IMPORTED_VALUE                                                                                       \
 	"(SELECT m.value FROM result_metrics m WHERE m.run = x.run AND m.benchmark = x.benchmark AND m.name = ?4)"
 
-/* One benchmark's results on a branch from table (results or
+/* One benchmark's results on a branch in window w from table (results or
  * incoming_results) into *points, in series order.  value is the SQL of
  * a point's value: a column of x, or IMPORTED_VALUE with imported naming
- * the metric (NULL otherwise). */
+ * the metric (NULL otherwise).  Read newest first, from the end of the
+ * series' clustered range, so that a window of the newest costs its own
+ * size. */
 static int history_part(struct conn *c, const char *table, const char *value, const char *imported,
-			int64_t project, const char *id, const char *branch, struct store_point **points, size_t *n,
-			char **err)
+			int64_t project, const char *id, const char *branch, const struct store_window *w,
+			struct store_point **points, size_t *n, char **err)
 {
 	*points = NULL;
 	*n = 0;
 	char *sql = xasprintf("SELECT x.commit_time, x.status, %s, x.run FROM %s x"
 			      " WHERE x.benchmark = (SELECT id FROM benchmarks WHERE project = ?1 AND name = ?2)"
-			      " AND x.branch = ?3 ORDER BY x.commit_time, x.run",
+			      " AND x.branch = ?3 AND x.commit_time BETWEEN ?5 AND ?6"
+			      " ORDER BY x.commit_time DESC, x.run DESC LIMIT ?7",
 			      value, table);
 	sqlite3_stmt *s = sq_prepare(c, sql, err);
 	free(sql);
@@ -39,6 +42,9 @@ static int history_part(struct conn *c, const char *table, const char *value, co
 	sq_bind_text(s, 3, branch);
 	if (imported)
 		sq_bind_text(s, 4, imported);
+	sqlite3_bind_int64(s, 5, w->from);
+	sqlite3_bind_int64(s, 6, w->to);
+	sqlite3_bind_int64(s, 7, w->limit ? (sqlite3_int64)w->limit : -1);
 	size_t alloc = 0;
 	int step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
@@ -58,6 +64,11 @@ static int history_part(struct conn *c, const char *table, const char *value, co
 		*points = NULL;
 		*n = 0;
 	}
+	for (size_t i = 0; i < *n / 2; i++) {
+		struct store_point t = (*points)[i];
+		(*points)[i] = (*points)[*n - 1 - i];
+		(*points)[*n - 1 - i] = t;
+	}
 	return rc;
 }
 
@@ -68,7 +79,7 @@ static int point_before(const struct store_point *a, const struct store_point *b
 }
 
 int sq_history(struct store_db *db, int64_t project, const char *id, const char *branch, const char *column,
-	       const char *imported, struct store_point **points, size_t *n, char **err)
+	       const char *imported, const struct store_window *w, struct store_point **points, size_t *n, char **err)
 {
 	struct conn *c = sq_acquire(db, err);
 	if (!c)
@@ -80,10 +91,10 @@ int sq_history(struct store_db *db, int64_t project, const char *id, const char 
 	size_t nmerged = 0, nincoming = 0;
 	int rc = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : sq_error(err, c->db, "begin");
 	if (!rc)
-		rc = history_part(c, "results", value, imported, project, id, branch, &merged, &nmerged, err);
+		rc = history_part(c, "results", value, imported, project, id, branch, w, &merged, &nmerged, err);
 	if (!rc)
-		rc = history_part(c, "incoming_results", value, imported, project, id, branch, &incoming, &nincoming,
-				  err);
+		rc = history_part(c, "incoming_results", value, imported, project, id, branch, w, &incoming,
+				  &nincoming, err);
 	if (!sqlite3_get_autocommit(c->db))
 		sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
 	sq_release(db, c);
@@ -93,11 +104,17 @@ int sq_history(struct store_db *db, int64_t project, const char *id, const char 
 		free(incoming);
 		return -1;
 	}
-	*n = nmerged + nincoming;
+	/* Merged in series order; of a window's limit, the newest. */
+	size_t all = nmerged + nincoming, skip = w->limit && all > w->limit ? all - w->limit : 0;
+	*n = all - skip;
 	*points = xcalloc(*n ? *n : 1, sizeof **points);
-	for (size_t i = 0, j = 0, k = 0; k < *n; k++)
-		(*points)[k] = j == nincoming || (i < nmerged && !point_before(&incoming[j], &merged[i])) ? merged[i++]
-												       : incoming[j++];
+	for (size_t i = 0, j = 0, k = 0; k < all; k++) {
+		struct store_point p = j == nincoming || (i < nmerged && !point_before(&incoming[j], &merged[i]))
+					       ? merged[i++]
+					       : incoming[j++];
+		if (k >= skip)
+			(*points)[k - skip] = p;
+	}
 	free(merged);
 	free(incoming);
 	return 0;
