@@ -76,6 +76,44 @@ test('several benchmarks on one chart, with the XSS-named one as text', async ()
   await page.done();
 });
 
+test('a long history is asked for at the chart\'s size: reduced, a stretch dragged across in full, older and newest', async () => {
+  const base = `/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main&points=8`;
+  const apiBase = `/api/v1/projects/${P}/benchmarks/suite%3A%3Afast/history?branch=main&points=8`;
+  const {json: h} = await api(apiBase);
+  assert.equal(h.reduced.points, 30, 'the 30 commits, reduced');
+  assert.ok(h.points.length <= 10, `at most the budget (8) and the two ends: ${h.points.length}`);
+  const page = await newPage();
+  await open(page, base);
+  await page.waitForSelector('.window-bar[data-reduced="1"]');
+  assert.equal(await page.getAttribute('.chart', 'data-points'), String(h.points.length), 'what the chart draws is what it asked for');
+  assert.match(await page.textContent('.window-bar'), /30 points, reduced/);
+  await shot(page, 'history-reduced');
+  // Dragging across the middle asks for those commits.
+  const box = await page.locator('.chart .u-over').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, {steps: 5});
+  await page.mouse.up();
+  await page.waitForURL(/from=\d+.*to=\d+/);
+  await page.waitForSelector('#app[data-state="ready"] .chart[data-drawn="1"]');
+  const url = new URL(page.url());
+  const {json: part} = await api(`${apiBase}&from=${url.searchParams.get('from')}&to=${url.searchParams.get('to')}`);
+  assert.equal(await page.getAttribute('.chart', 'data-points'), String(part.points.length));
+  const inPart = part.reduced ? part.reduced.points : part.points.length;
+  assert.ok(inPart < 30 && inPart >= 2, `a stretch of the history: ${inPart} commits`);
+  assert.equal(url.searchParams.get('points'), '8', 'the budget stays');
+  // Newest: back to the server's default window; whole history: limit=0.
+  await page.click('.window-bar button.newest');
+  await page.waitForURL((u) => !u.searchParams.has('from'));
+  await page.waitForSelector('#app[data-state="ready"] .window-bar');
+  await page.click('.window-bar button.all');
+  await page.waitForURL((u) => u.searchParams.get('all') === '1');
+  await page.waitForSelector('#app[data-state="ready"] .chart[data-drawn="1"]');
+  const {json: all} = await api(`${apiBase}&limit=0`);
+  assert.equal(await page.getAttribute('.chart', 'data-points'), String(all.points.length));
+  await page.done();
+});
+
 test('an event metric (Ir) on the chart', async () => {
   const {json: h} = await api(`/api/v1/projects/${P}/benchmarks/suite%3A%3Aslow/history?branch=main&metric=Ir`);
   const page = await newPage();

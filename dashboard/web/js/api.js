@@ -29,8 +29,10 @@ export const paths = {
     `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/acknowledgements${query({pr, run, baseline})}`,
   report: (p, sha, pr, run, baseline) =>
     `/api/v1/projects/${enc(p)}/commits/${enc(sha)}/report${query({pr, run, baseline})}`,
-  history: (p, id, branch, metric) =>
-    `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric})}`,
+  // win: {from, to, limit, points} (docs/bm-server.md: a window, reduced
+  // for a chart of that many points).
+  history: (p, id, branch, metric, win) =>
+    `/api/v1/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric, ...win})}`,
   benchmarks: (p, branch) => `/api/v1/projects/${enc(p)}/benchmarks${query({branch})}`,
   changes: (p, branch, metric, dt, st) => `/api/v1/projects/${enc(p)}/changes${query({branch, metric, dt, st})}`,
   profile: (p, run, id) => `/api/v1/projects/${enc(p)}/runs/${enc(run)}/benchmarks/${enc(id)}/profile`,

@@ -20,9 +20,11 @@ export const project = (p) => `/${query({project: p})}`;
 // several has one for each); without, the newest upload's.
 export const commit = (p, sha, pr, run) => `/projects/${enc(p)}/commits/${enc(sha)}${query({pr, run})}`;
 // Several benchmarks on one chart: the first in the path, the others as
-// repeated also= parameters (an id may contain commas, so no list).
-export const history = (p, id, branch, metric, also) =>
-  `/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric: metric === 'speed' ? null : metric, also})}`;
+// repeated also= parameters (an id may contain commas, so no list).  win:
+// the commits shown, {from, to} (commit times) or {all: 1} (the whole
+// history); without, the newest.
+export const history = (p, id, branch, metric, also, win) =>
+  `/projects/${enc(p)}/benchmarks/${enc(id)}/history${query({branch, metric: metric === 'speed' ? null : metric, also, ...win})}`;
 export const changes = (p, branch, metric, dt, st) =>
   `/projects/${enc(p)}/changes${query({branch, metric: metric === 'speed' ? null : metric, dt, st})}`;
 export const compare = (p, a, b) => `/projects/${enc(p)}/compare${query({a, b})}`;

@@ -8,10 +8,17 @@
 // the path, the others as repeated also= parameters (an id may contain
 // commas, so no comma list).
 //
-// Data: GET .../benchmarks/ID/history?branch=B&metric=M per benchmark;
-// GET .../branches (the branch picker, and the branch when none is
-// given); GET .../benchmarks?branch=B (every benchmark id of the branch,
-// for adding one to the chart).
+// The chart asks for what it draws: the newest commits (the server's
+// default window), or those of from=T&to=T (commit times), or all=1 (the
+// whole history), each at the chart's width in points: a long window comes
+// reduced (its extremes, failures and model changes kept), and dragging
+// across a reduced chart asks for the commits selected, at full
+// resolution when they fit.  Older and Newest page through the history.
+//
+// Data: GET .../benchmarks/ID/history?branch=B&metric=M&points=WIDTH[&from
+// &to|&limit=0] per benchmark; GET .../branches (the branch picker, and the
+// branch when none is given); GET .../benchmarks?branch=B (every benchmark
+// id of the branch, for adding one to the chart).
 import {h, table, lazyDetails, fill} from '../dom.js';
 import {get, paths, errorBox} from '../api.js';
 import * as f from '../format.js';
@@ -114,6 +121,8 @@ export async function render(ctx) {
   const also = ctx.query.getAll('also').filter((x) => x && x !== id);
   const ids = [id, ...new Set(also)];
   let branch = ctx.query.get('branch');
+  const win = {from: ctx.query.get('from'), to: ctx.query.get('to'), all: ctx.query.get('all')};
+  const winNow = {...(win.all ? {all: 1} : {from: win.from, to: win.to}), points: ctx.query.get('points')};
   ctx.title(`${id} · history · ${project}`);
 
   const {branches} = await get(paths.branches(project), {signal: ctx.signal});
@@ -123,11 +132,20 @@ export async function render(ctx) {
       return;
     }
     branch = branches[0].name;
-    setUrl(urls.history(project, id, branch, metric, ids.slice(1)));
+    setUrl(urls.history(project, id, branch, metric, ids.slice(1), winNow));
   }
-  const go = (o) => navigate(urls.history(project, o.id ?? id, o.branch ?? branch, o.metric ?? metric, o.also ?? ids.slice(1)));
+  // (A branch or metric of its own starts at the newest commits again.)
+  const go = (o) => navigate(urls.history(project, o.id ?? id, o.branch ?? branch, o.metric ?? metric, o.also ?? ids.slice(1),
+    o.win ? {...o.win, points: winNow.points} : o.branch || o.metric ? {points: winNow.points} : winNow));
 
-  const histories = await Promise.all(ids.map((x) => get(paths.history(project, x, branch, metric), {signal: ctx.signal})));
+  // As many points as the chart has pixels across (the chart's box is not
+  // laid out yet: the page's width stands for it), or points=N.
+  const points = Math.max(8, Math.min(100000, Math.round(Number(ctx.query.get('points')) ||
+    Math.max(200, Math.min(2000, ctx.root.clientWidth || window.innerWidth || 1000)))));
+  const ask = win.all ? {limit: 0, points} : {from: win.from, to: win.to, points};
+  const histories = await Promise.all(ids.map((x) => get(paths.history(project, x, branch, metric, ask), {signal: ctx.signal})));
+  const reduced = histories.some((hh) => hh.reduced);
+  const older = histories.map((hh) => hh.window?.older).filter((t) => t !== null && t !== undefined);
 
   // -- controls
   const branchNames = branches.map((b) => b.name);
@@ -160,9 +178,19 @@ export async function render(ctx) {
   const sub = h('p', {class: 'meta'}, `${metric}${f.METRIC_HELP[metric] ? ` (${f.METRIC_HELP[metric]})` : ''} on `,
     h('span', {class: 'branch'}, branch), ', one point per commit, oldest first. Drag across the chart to zoom, double-click to zoom out.');
 
+  // Which commits are shown, and the way to others.
+  const windowed = reduced || older.length || win.from || win.to || win.all;
+  const inWindow = histories.reduce((n, hh) => n + (hh.reduced ? hh.reduced.points : hh.points.length), 0);
+  const windowBar = windowed ? h('div', {class: 'controls window-bar', dataset: {reduced: reduced ? '1' : '0'}},
+    h('span', {class: 'meta'}, win.all ? 'The whole history' : win.from || win.to ? 'The commits selected' : 'The newest commits',
+      reduced ? `: ${f.int(inWindow)} points, reduced to what the chart can show (each stretch's highest, lowest and failed points). Drag across the chart to see a stretch in full.` : '.'),
+    older.length && !win.all ? h('button', {type: 'button', class: 'older', onclick: () => go({win: {to: String(Math.max(...older))}})}, '← Older') : null,
+    win.from || win.to || win.all ? h('button', {type: 'button', class: 'newest', onclick: () => go({win: {}})}, 'Newest') : null,
+    !win.all ? h('button', {type: 'button', class: 'all', onclick: () => go({win: {all: 1}})}, 'Whole history') : null) : null;
+
   const total = histories.reduce((n, hh) => n + hh.points.length, 0);
   if (!total) {
-    fill(ctx.root, heading, sub, controls, chips,
+    fill(ctx.root, heading, sub, controls, chips, windowBar,
       h('p', {class: 'empty'}, `No results of ${ids.length > 1 ? 'these benchmarks' : 'this benchmark'} for ${metric} on this branch.`));
     return;
   }
@@ -238,7 +266,7 @@ export async function render(ctx) {
         h('a', {href: urls.commit(project, m.sha), class: 'sha'}, f.shortSha(m.sha)), ` (${f.date(m.timestamp)}): `, m.what.join('; ')))))
     : null;
 
-  const pointsTable = lazyDetails(`All ${f.int(n)} points as a table`, () => {
+  const pointsTable = lazyDetails(`${reduced ? 'The' : 'All'} ${f.int(n)} points${reduced ? ' drawn' : ''} as a table`, () => {
     const rows = [];
     for (let i = n - 1; i >= 0; i--) rows.push(i);
     return table([
@@ -251,7 +279,7 @@ export async function render(ctx) {
     ], rows, {limit: 200});
   }, {class: 'collapsible'});
 
-  fill(ctx.root, heading, sub, controls, chips, readout, chartBox, details, markerList, pointsTable);
+  fill(ctx.root, heading, sub, controls, chips, windowBar, readout, chartBox, details, markerList, pointsTable);
 
   if (typeof window.uPlot !== 'function') {
     chartBox.replaceWith(errorBox(new Error('the chart library (uPlot) did not load: is /static/vendor/ there?'), 'No chart'));
@@ -284,7 +312,8 @@ export async function render(ctx) {
         label: x,
         stroke: COLORS[k % COLORS.length],
         width: 1.5,
-        spanGaps: false,
+        // (A reduced series has points at other commits than another's.)
+        spanGaps: reduced,
         points: {show: n <= 200, size: 5},
         value: (u, v) => fmt(v),
       })),
@@ -293,6 +322,14 @@ export async function render(ctx) {
       setCursor: [(u) => {
         const i = u.cursor.idx;
         readout.textContent = i === null || i === undefined ? hint : describe(i);
+      }],
+      // A stretch of a reduced chart, dragged across: its commits, asked
+      // for again (at full resolution when they fit).
+      setSelect: [(u) => {
+        if (!reduced || u.select.width < 2) return;
+        const at = (x) => Math.max(0, Math.min(n - 1, Math.round(u.posToVal(x, 'x'))));
+        const i0 = at(u.select.left), i1 = at(u.select.left + u.select.width);
+        if (i1 > i0) go({win: {from: String(commits[i0].timestamp), to: String(commits[i1].timestamp)}});
       }],
     },
     plugins: [markersPlugin(markers, failed)],
