@@ -12,8 +12,10 @@
 
 enum run_mode {
 	MODE_HARNESS, /* the program links libbm: one dump per benchmark */
-	MODE_SYMBOL,  /* one function's calls, collected with --toggle-collect */
-	MODE_SYMBOLS, /* every function's calls, from one run collecting all */
+	MODE_SYMBOL,  /* one function's calls, collected with callgrind's
+		       * --toggle-collect (--engine callgrind) */
+	MODE_SYMBOLS, /* every function's calls from one run (bm's tool
+		       * collects in each, --collect-in) */
 	MODE_WHOLE,   /* the whole process */
 	MODE_GBENCH,  /* a Google Benchmark binary: one dump per run of a
 		       * benchmark's timed loop, and its own JSON report */
