@@ -19,7 +19,7 @@
 #include "ack_json.h"
 
 #include "commit_report.h"
-#include "dynbuf.h"
+#include "json_buf.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -44,75 +44,15 @@ static const struct store_result *find(const struct store_result *x, size_t n, c
 	return n ? bsearch(id, x, n, sizeof *x, by_id) : NULL;
 }
 
-/* What the speed was computed from, for bm-check's other gate metrics and
- * for telling more instructions from more cache misses. */
-static void add_counts(json_t *row, const char *cycles_key, const char *events_key, const struct store_result *x)
-{
-	if (!x || x->status != BM_STATUS_OK || x->metric)
-		return;
-	if (x->has_cycles)
-		json_object_set_new(row, cycles_key, json_integer((json_int_t)x->cycles));
-	json_t *ev = json_object();
-	for (int e = 0; e < BM_EV_STORED; e++)
-		if (events_has(&x->events, e))
-			json_object_set_new(ev, events_name(e), json_integer((json_int_t)x->events.v[e]));
-	json_object_set_new(row, events_key, ev);
-}
-
-/* An imported result's own figure, for showing: "metric", "unit",
- * "value" and the baseline's "base_value" (its speed is derived from it). */
-static void add_metric(json_t *row, const struct store_result *h, const struct store_result *b)
-{
-	const struct store_result *x = h && h->status == BM_STATUS_OK && h->metric ? h : b && b->metric ? b : NULL;
-	if (!x)
-		return;
-	json_object_set_new(row, "metric", json_string(x->metric));
-	json_object_set_new(row, "unit", json_string(x->unit));
-	if (x == h)
-		json_object_set_new(row, "value", json_real(h->value));
-	if (b && b->metric && !strcmp(b->metric, x->metric) && !strcmp(b->unit, x->unit))
-		json_object_set_new(row, "base_value", json_real(b->value));
-}
-
-static json_t *benchmark_row(const struct commit_report *cr, const struct comparison_row *r)
-{
-	const struct store_result *h = r->in_head ? find(cr->hres, cr->nh, r->id) : NULL,
-				  *b = r->has_base ? find(cr->bres, cr->nb, r->id) : NULL;
-	json_t *row = json_pack("{s:s,s:o,s:o,s:o,s:s,s:s?}", "id", r->id, "speed",
-				number_or_null(r->in_head && r->status == BM_STATUS_OK, r->speed), "base_speed",
-				number_or_null(r->has_base, r->base_speed), "impact",
-				number_or_null(r->has_impact, r->impact), "status",
-				r->in_head ? report_status_name(r->status) : "missing", "reason", h ? h->reason : NULL);
-	if (!row)
-		return NULL;
-	if (h) {
-		json_object_set_new(row, "run_id", json_string(h->run_id));
-		json_object_set_new(row, "profile", json_boolean(h->has_profile));
-	}
-	add_counts(row, "cycles", "events", h);
-	add_counts(row, "base_cycles", "base_events", b);
-	add_metric(row, h, b);
-	const struct store_ack *ack = h ? commit_report_ack(cr, r->id) : NULL;
-	if (ack) {
-		json_t *aj = ack_json(ack);
-		json_object_set_new(aj, "covers", json_boolean(r->has_impact && ack_covers(ack, r->impact)));
-		json_object_set_new(row, "acknowledgement", aj);
-	}
-	return row;
-}
-
 /* The answer's text, built as it goes: a report of many benchmarks would
  * otherwise hold a whole tree of them (about ten times its text) per
- * request.  The bytes are what one json_dumps of the whole would give. */
+ * request, and building and dumping that tree was a third of the
+ * report's time (docs/performance.md).  The rows are written straight;
+ * what is written with Jansson gives the bytes json_dumps gives. */
 struct text {
-	struct dynbuf b; /* what bm writes: no maximum */
+	struct json_buf b;
 	int failed;
 };
-
-static void text_add(struct text *t, const char *s, size_t n)
-{
-	dynbuf_add(&t->b, s, n);
-}
 
 /* Appends j's compact text (as send_response writes answers) and frees j. */
 static void text_add_json(struct text *t, json_t *j)
@@ -120,22 +60,122 @@ static void text_add_json(struct text *t, json_t *j)
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
 		    : NULL;
 	if (s)
-		text_add(t, s, strlen(s));
+		json_buf_raw(&t->b, s);
 	else
 		t->failed = 1;
 	free(s);
 	json_decref(j);
 }
 
+static void real_or_null(struct json_buf *b, int has, double x)
+{
+	if (has && isfinite(x))
+		json_buf_real(b, x);
+	else
+		json_buf_lit(b, "null");
+}
+
+/* ",KEY:" */
+static void key(struct json_buf *b, const char *name)
+{
+	json_buf_lit(b, ",");
+	json_buf_string(b, name);
+	json_buf_lit(b, ":");
+}
+
+/* What the speed was computed from, for bm-check's other gate metrics and
+ * for telling more instructions from more cache misses. */
+static void add_counts(struct json_buf *b, const char *cycles_key, const char *events_key, const struct store_result *x)
+{
+	if (!x || x->status != BM_STATUS_OK || x->metric)
+		return;
+	if (x->has_cycles) {
+		key(b, cycles_key);
+		json_buf_int(b, (int64_t)x->cycles);
+	}
+	key(b, events_key);
+	json_buf_lit(b, "{");
+	int first = 1;
+	for (int e = 0; e < BM_EV_STORED; e++) {
+		if (!events_has(&x->events, e))
+			continue;
+		if (!first)
+			json_buf_lit(b, ",");
+		first = 0;
+		json_buf_string(b, events_name(e));
+		json_buf_lit(b, ":");
+		json_buf_int(b, (int64_t)x->events.v[e]);
+	}
+	json_buf_lit(b, "}");
+}
+
+/* An imported result's own figure, for showing: "metric", "unit",
+ * "value" and the baseline's "base_value" (its speed is derived from it). */
+static void add_metric(struct json_buf *b, const struct store_result *h, const struct store_result *base)
+{
+	const struct store_result *x = h && h->status == BM_STATUS_OK && h->metric ? h : base && base->metric ? base : NULL;
+	if (!x)
+		return;
+	key(b, "metric");
+	json_buf_string(b, x->metric);
+	key(b, "unit");
+	json_buf_string(b, x->unit);
+	if (x == h && isfinite(h->value)) {
+		key(b, "value");
+		json_buf_real(b, h->value);
+	}
+	if (base && base->metric && !strcmp(base->metric, x->metric) && !strcmp(base->unit, x->unit) &&
+	    isfinite(base->value)) {
+		key(b, "base_value");
+		json_buf_real(b, base->value);
+	}
+}
+
+static void add_benchmark_row(struct text *t, const struct commit_report *cr, const struct comparison_row *r)
+{
+	const struct store_result *h = r->in_head ? find(cr->hres, cr->nh, r->id) : NULL,
+				  *base = r->has_base ? find(cr->bres, cr->nb, r->id) : NULL;
+	struct json_buf *b = &t->b;
+	json_buf_lit(b, "{\"id\":");
+	json_buf_string(b, r->id);
+	key(b, "speed");
+	real_or_null(b, r->in_head && r->status == BM_STATUS_OK, r->speed);
+	key(b, "base_speed");
+	real_or_null(b, r->has_base, r->base_speed);
+	key(b, "impact");
+	real_or_null(b, r->has_impact, r->impact);
+	key(b, "status");
+	json_buf_string(b, r->in_head ? report_status_name(r->status) : "missing");
+	key(b, "reason");
+	json_buf_string(b, h ? h->reason : NULL);
+	if (h) {
+		key(b, "run_id");
+		json_buf_string(b, h->run_id);
+		key(b, "profile");
+		json_buf_raw(b, h->has_profile ? "true" : "false");
+	}
+	add_counts(b, "cycles", "events", h);
+	add_counts(b, "base_cycles", "base_events", base);
+	add_metric(b, h, base);
+	const struct store_ack *ack = h ? commit_report_ack(cr, r->id) : NULL;
+	if (ack) {
+		json_t *aj = ack_json(ack);
+		json_object_set_new(aj, "covers", json_boolean(r->has_impact && ack_covers(ack, r->impact)));
+		key(b, "acknowledgement");
+		text_add_json(t, aj);
+	}
+	json_buf_lit(b, "}");
+}
+
 static void add_benchmark_rows(struct text *t, const struct commit_report *cr)
 {
-	text_add(t, ",\"benchmarks\":[", 15);
+	json_buf_lit(&t->b, ",\"benchmarks\":[");
 	for (size_t i = 0; i < cr->cmp.nrows && !t->failed; i++) {
 		if (i)
-			text_add(t, ",", 1);
-		text_add_json(t, benchmark_row(cr, &cr->cmp.rows[i]));
+			json_buf_lit(&t->b, ",");
+		add_benchmark_row(t, cr, &cr->cmp.rows[i]);
 	}
-	text_add(t, "]", 1);
+	json_buf_lit(&t->b, "]");
 }
 
 static json_t *run_json(const struct store_run *run)
@@ -206,22 +246,24 @@ void api_commit_report(struct request *req, struct response *res)
 				verdict_name(cmp->verdict));
 	/* {top's members,"benchmarks":[rows],"base_branch":...} */
 	struct text t = {0};
+	json_buf_reserve(&t.b, 2048 + 600 * cmp->nrows); /* a row is about 530 bytes */
 	text_add_json(&t, top);
 	if (!t.failed) {
-		dynbuf_drop(&t.b, 1); /* top's closing brace */
+		dynbuf_drop(&t.b.text, 1); /* top's closing brace */
 		add_benchmark_rows(&t, &cr);
 	}
 	if (!t.failed && head->pr) {
-		text_add(&t, ",\"base_branch\":", 15);
+		json_buf_lit(&t.b, ",\"base_branch\":");
 		text_add_json(&t, head->base_branch ? json_string(head->base_branch) : json_null());
 	}
+	if (!t.failed)
+		json_buf_lit(&t.b, "}");
+	size_t len;
+	char *text = json_buf_detach(&t.b, &len);
 	if (!t.failed) {
-		text_add(&t, "}", 1);
-		size_t len;
-		char *text = dynbuf_detach(&t.b, &len);
 		http_json_text(res, 200, text, len);
 	} else {
-		dynbuf_free(&t.b);
+		free(text);
 		http_error(res, 500, "cannot write the report as JSON");
 	}
 	commit_report_release(&cr);
