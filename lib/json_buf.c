@@ -156,6 +156,20 @@ void json_buf_real(struct json_buf *b, double v)
 	/* Stays a real when read back, as Jansson writes it: 3 -> 3.0. */
 	if (!strpbrk(p, ".eE"))
 		n += snprintf(p + n, 32 - (size_t)n, ".0");
+	/* The exponent as Jansson writes it: no '+', no leading zeros
+	 * (1e+20 -> 1e20, 1e-07 -> 1e-7). */
+	char *e = memchr(p, 'e', (size_t)n);
+	if (e) {
+		char *from = e + 1, *to = e + 1;
+		if (*from == '-')
+			from++, to++;
+		else if (*from == '+')
+			from++;
+		while (*from == '0' && from[1])
+			from++;
+		memmove(to, from, (size_t)(p + n - from));
+		n -= (int)(from - to);
+	}
 	dynbuf_added(&b->text, (size_t)n);
 }
 
