@@ -62,13 +62,44 @@ size_t process_dumps(const char *dump, char ***out)
 	return n + 1;
 }
 
+/* Adds the profiles of the files paths[0..n) (NULL: a process without
+ * one) to *all (NULL: the first one read becomes it).  Returns 0, or -1
+ * with *err set and *all freed and NULL. */
+static int merge_files(struct bm_profile **all, char *const *paths, size_t n, const struct bm_model *m, char **err)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!paths[i])
+			continue;
+		struct bm_profile *p = profile_load_one(paths[i], m, err);
+		if (!p || (*all && profile_merge(*all, p, m, err) < 0)) {
+			profile_free(p);
+			profile_free(*all);
+			*all = NULL;
+			return -1;
+		}
+		if (*all)
+			profile_free(p);
+		else
+			*all = p;
+	}
+	return 0;
+}
+
+static void free_paths(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
 int process_dumps_load(const char *dump, const struct bm_model *m, struct bm_profile **out, size_t *processes,
 		       char **err)
 {
 	char **paths;
 	size_t n = process_dumps(dump, &paths);
 	int r = PROCESS_DUMPS_UNUSABLE;
-	struct bm_profile *all = profile_load_one(paths[0], m, err);
+	struct bm_profile *all = NULL;
+	merge_files(&all, paths, 1, m, err);
 	if (all && n > 1 && all->creator && strncmp(all->creator, "callgrind", 9) == 0) {
 		bm_error(err, "it forked %zu process%s, whose work callgrind counts with their parent's up to the "
 			      "fork (added up, it would count twice): measure with --engine bm, which counts each "
@@ -78,17 +109,9 @@ int process_dumps_load(const char *dump, const struct bm_model *m, struct bm_pro
 		all = NULL;
 		r = PROCESS_DUMPS_FORKED_UNDER_CALLGRIND;
 	}
-	for (size_t i = 1; all && i < n; i++) {
-		struct bm_profile *p = profile_load_one(paths[i], m, err);
-		if (!p || profile_merge(all, p, m, err) < 0) {
-			profile_free(all);
-			all = NULL;
-		}
-		profile_free(p);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	if (all)
+		merge_files(&all, paths + 1, n - 1, m, err);
+	free_paths(paths, n);
 	*processes = n;
 	*out = all;
 	return all ? 0 : r;
@@ -112,27 +135,8 @@ int process_dumps_load_collected(const char *dump, size_t n, const struct bm_mod
 {
 	char **paths;
 	size_t processes = process_dumps_collected(dump, n, &paths);
-	struct bm_profile *all = NULL;
-	int r = 0;
-	for (size_t i = 0; i < processes; i++) {
-		if (!paths[i] || r < 0)
-			continue;
-		struct bm_profile *p = profile_load_one(paths[i], m, err);
-		if (!p || (all && profile_merge(all, p, m, err) < 0)) {
-			r = PROCESS_DUMPS_UNUSABLE;
-		} else if (!all) {
-			all = p;
-			p = NULL;
-		}
-		profile_free(p);
-	}
-	for (size_t i = 0; i < processes; i++)
-		free(paths[i]);
-	free(paths);
-	if (r < 0) {
-		profile_free(all);
-		all = NULL;
-	}
-	*out = all;
+	*out = NULL;
+	int r = merge_files(out, paths, processes, m, err) < 0 ? PROCESS_DUMPS_UNUSABLE : 0;
+	free_paths(paths, processes);
 	return r;
 }

@@ -86,19 +86,28 @@ static struct bm_profile *load_processes(struct bm_result *b, const char *dump, 
 	return p;
 }
 
-/* Keeps the files of a run's processes: the first as ID.callgrind, the
- * others (forked) as ID.2.callgrind, ID.3.callgrind, ... */
+/* Keeps the files of a run's processes, paths[0..n) (NULL: a process
+ * without one), and frees them: the first as ID.callgrind, the others
+ * (forked) as ID.2.callgrind, ID.3.callgrind, ... */
+static void keep_each(char **paths, size_t n, const char *dir, const char *id)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (paths[i]) {
+			char *name = i ? xasprintf("%s.%zu", id, i + 1) : xstrdup(id);
+			keep_file(paths[i], dir, name);
+			free(name);
+		}
+		free(paths[i]);
+	}
+	free(paths);
+}
+
+/* The files of the run whose first process wrote dump. */
 static void keep_processes(const char *dump, const char *dir, const char *id)
 {
 	char **paths;
 	size_t n = process_dumps(dump, &paths);
-	for (size_t i = 0; i < n; i++) {
-		char *name = i ? xasprintf("%s.%zu", id, i + 1) : xstrdup(id);
-		keep_file(paths[i], dir, name);
-		free(name);
-		free(paths[i]);
-	}
-	free(paths);
+	keep_each(paths, n, dir, id);
 }
 
 /* The harness's own cost, as libbm measures it before each benchmark
@@ -254,21 +263,13 @@ static void collected_symbol(struct bm_result *b, const struct bm_profile *whole
 	free(err);
 }
 
-/* Keeps the files of function n's calls: ID.callgrind for the first
- * process, ID.K.callgrind for the Kth (as keep_processes numbers them). */
+/* The files of function n's calls, numbered by process as keep_processes
+ * numbers the run's. */
 static void keep_collected(const char *dump, size_t n, const char *dir, const char *id)
 {
 	char **paths;
 	size_t processes = process_dumps_collected(dump, n, &paths);
-	for (size_t i = 0; i < processes; i++) {
-		if (paths[i]) {
-			char *name = i ? xasprintf("%s.%zu", id, i + 1) : xstrdup(id);
-			keep_file(paths[i], dir, name);
-			free(name);
-		}
-		free(paths[i]);
-	}
-	free(paths);
+	keep_each(paths, processes, dir, id);
 }
 
 /* One function of a MODE_SYMBOLS run of callgrind: its numbers from the

@@ -108,11 +108,3 @@ const struct fn *contexts_callee(const struct fn *callee, const struct cxt *c)
 	VG_(HT_add_node)(within, fn);
 	return fn;
 }
-
-Bool contexts_hold(const struct cxt *c, Int k)
-{
-	for (; c; c = c->up)
-		if (c->in->collect == k)
-			return True;
-	return False;
-}

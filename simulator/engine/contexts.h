@@ -32,7 +32,5 @@ Int contexts_index(const HChar *name);
  * context c: callee within c, and within callee too when it is collected
  * (callee itself when that leaves no context). */
 const struct fn *contexts_callee(const struct fn *callee, const struct cxt *c);
-/* Whether context c holds a collected function of --collect-in index k. */
-Bool contexts_hold(const struct cxt *c, Int k);
 
 #endif
