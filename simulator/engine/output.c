@@ -14,6 +14,7 @@
 #include "settings.h"
 
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -23,11 +24,24 @@
 #include "pub_tool_xarray.h"
 
 
+/* A name the records share, with its place in the order of a dump: a
+ * function (its object, file and name) or a source file.  The records
+ * are sorted by these ranks, so that the names are compared once each
+ * rather than at every comparison of the sort. */
+struct name {
+	struct name *next; /* VgHashNode, keyed by */
+	UWord key;         /* the function record's address, or the file's hash */
+	const struct fn *fn;
+	HChar *file;       /* a file's name (owned) */
+	UInt rank;
+};
+
 /* One instruction record's costs with where it is: charged to its
  * function (object, file and name), on its own line, in its own file. */
 struct located {
 	const struct fn *fn;
-	HChar *file; /* the instruction's source file (owned) */
+	const struct name *fn_name, *file_name;
+	const HChar *file; /* the instruction's source file (file_name's) */
 	UInt line;
 	Addr addr;   /* relative to its object's load offset, as callgrind
 		      * writes addresses */
@@ -36,19 +50,109 @@ struct located {
 	Bool plt; /* in a PLT section */
 };
 
-/* The source file of a (dir/file), newly allocated, and its line. */
-static HChar *file_of(Addr a, UInt *line)
+/* The names of one dump. */
+struct names {
+	VgHashTable *fns, *files;
+};
+
+static UWord string_hash(const HChar *s)
+{
+	UWord h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (UChar)*s;
+	return h;
+}
+
+static Word same_file(const void *a, const void *b)
+{
+	const struct name *x = a, *y = b;
+	return x->key != y->key || VG_(strcmp)(x->file, y->file);
+}
+
+/* The file named dir/s (or s), once per dump: looked up for every
+ * instruction record, so the name is put together without a format. */
+static struct name *file_name(struct names *n, const HChar *dir, const HChar *s)
+{
+	SizeT d = dir ? VG_(strlen)(dir) + 1 : 0, len = d + VG_(strlen)(s);
+	HChar *path = VG_(malloc)("bm.name", len + 1);
+	if (dir) {
+		VG_(memcpy)(path, dir, d - 1);
+		path[d - 1] = '/';
+	}
+	VG_(strcpy)(path + d, s);
+	struct name key = {.key = string_hash(path), .file = path};
+	struct name *f = VG_(HT_gen_lookup)(n->files, &key, same_file);
+	if (f) {
+		VG_(free)(path);
+		return f;
+	}
+	f = VG_(malloc)("bm.name", sizeof *f);
+	*f = key;
+	VG_(HT_add_node)(n->files, f);
+	return f;
+}
+
+/* The source line of a, or 0. */
+static UInt line_of(Addr a)
+{
+	const HChar *s, *dir;
+	UInt line;
+	return VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &s, &dir, &line) ? line : 0;
+}
+
+/* The source file of a and its line. */
+static struct name *file_of(struct names *n, Addr a, UInt *line)
 {
 	const HChar *s, *dir;
 	Bool known = VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &s, &dir, line);
 	if (!known)
 		*line = 0;
-	if (known && dir && *dir && *s != '/') {
-		HChar *file = VG_(malloc)("bm.name", VG_(strlen)(dir) + VG_(strlen)(s) + 2);
-		VG_(sprintf)(file, "%s/%s", dir, s);
-		return file;
+	if (known && dir && *dir && *s != '/')
+		return file_name(n, dir, s);
+	return file_name(n, NULL, known && s && *s ? s : "???");
+}
+
+static struct name *fn_name(struct names *n, const struct fn *fn)
+{
+	struct name *f = VG_(HT_lookup)(n->fns, (UWord)fn);
+	if (!f) {
+		f = VG_(calloc)("bm.name", 1, sizeof *f);
+		f->key = (UWord)fn;
+		f->fn = fn;
+		VG_(HT_add_node)(n->fns, f);
 	}
-	return VG_(strdup)("bm.name", known && s && *s ? s : "???");
+	return f;
+}
+
+static Int by_fn_name(const void *a, const void *b)
+{
+	const struct fn *x = (*(const struct name *const *)a)->fn, *y = (*(const struct name *const *)b)->fn;
+	Int c = VG_(strcmp)(x->obj, y->obj);
+	if (!c)
+		c = VG_(strcmp)(x->file, y->file);
+	return c ? c : VG_(strcmp)(x->name, y->name);
+}
+
+static Int by_file_name(const void *a, const void *b)
+{
+	return VG_(strcmp)((*(const struct name *const *)a)->file, (*(const struct name *const *)b)->file);
+}
+
+/* Ranks the names of a table in the order cmp gives, equal names alike. */
+static void rank(VgHashTable *t, Int (*cmp)(const void *, const void *))
+{
+	UInt n;
+	struct name **all = (struct name **)VG_(HT_to_array)(t, &n);
+	VG_(ssort)(all, n, sizeof *all, cmp);
+	for (UInt k = 0; k < n; k++)
+		all[k]->rank = k && cmp(&all[k - 1], &all[k]) == 0 ? all[k - 1]->rank : k;
+	VG_(free)(all);
+}
+
+static void free_name(void *node)
+{
+	VG_(free)(((struct name *)node)->file);
+	VG_(free)(node);
 }
 
 static Addr relative(Addr a)
@@ -57,26 +161,31 @@ static Addr relative(Addr a)
 	return a - (di ? VG_(DebugInfo_get_text_bias)(di) : 0);
 }
 
+struct locating {
+	XArray *all;
+	struct names *names;
+};
+
 static void locate(const struct instr *i, void *data)
 {
+	struct locating *to = data;
 	struct located l = {.fn = i->fn, .addr = relative(i->addr), .cost = i->cost, .i = i};
-	l.file = file_of(i->addr, &l.line);
+	l.fn_name = fn_name(to->names, i->fn);
+	l.file_name = file_of(to->names, i->addr, &l.line);
+	l.file = l.file_name->file;
 	l.plt = VG_(DebugInfo_sect_kind)(NULL, i->addr) == Vg_SectPLT;
-	VG_(addToXA)(data, &l);
+	VG_(addToXA)(to->all, &l);
 }
 
+/* By function (object, file, name), source file, line and address. */
 static Int by_place(const void *a, const void *b)
 {
 	const struct located *x = a, *y = b;
-	Int c = VG_(strcmp)(x->fn->obj, y->fn->obj);
-	if (!c)
-		c = VG_(strcmp)(x->fn->file, y->fn->file);
-	if (!c)
-		c = VG_(strcmp)(x->fn->name, y->fn->name);
-	if (!c)
-		c = VG_(strcmp)(x->file, y->file);
-	if (!c)
-		c = (x->line > y->line) - (x->line < y->line);
+	if (x->fn_name->rank != y->fn_name->rank)
+		return x->fn_name->rank < y->fn_name->rank ? -1 : 1;
+	if (x->file_name->rank != y->file_name->rank)
+		return x->file_name->rank < y->file_name->rank ? -1 : 1;
+	Int c = (x->line > y->line) - (x->line < y->line);
 	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
 }
 
@@ -104,6 +213,21 @@ static void out_text(struct out *o, const HChar *s)
 	}
 }
 
+/* v in base 10 or 16 (lower case), as "%llu" and "%lx" write it: the
+ * dump writes a number per event per record, where VG_(sprintf) would
+ * take a good part of the dump's time. */
+static void out_number(struct out *o, ULong v, UInt base)
+{
+	HChar digits[24];
+	Int n = sizeof digits;
+	digits[--n] = 0;
+	do {
+		digits[--n] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	out_text(o, digits + n);
+}
+
 /* The events a dump has, in the order of its "events:" line: the branch
  * events only with --branch-sim=yes (where callgrind puts them), the L2's
  * with --L2, the core's and the chained loads' with --block-cost=yes. */
@@ -119,24 +243,23 @@ static void out_costs(struct out *o, const ULong *cost)
 	Int n = EV_COUNT;
 	while (n > 1 && (cost[n - 1] == 0 || !dumped(n - 1)))
 		n--;
-	HChar num[32];
 	for (Int e = 0; e < n; e++) {
 		if (!dumped(e))
 			continue;
-		VG_(sprintf)(num, " %llu", cost[e]);
-		out_text(o, num);
+		out_text(o, " ");
+		out_number(o, cost[e], 10);
 	}
 }
 
 /* The position of l on a line ("LINE" or "0xADDR LINE"). */
 static void out_position(struct out *o, const struct located *l)
 {
-	HChar line[64];
-	if (clo.dump_instr)
-		VG_(sprintf)(line, "0x%lx %u", l->addr, l->line);
-	else
-		VG_(sprintf)(line, "%u", l->line);
-	out_text(o, line);
+	if (clo.dump_instr) {
+		out_text(o, "0x");
+		out_number(o, l->addr, 16);
+		out_text(o, " ");
+	}
+	out_number(o, l->line, 10);
 }
 
 static void out_calls(struct out *o, const struct located *site)
@@ -144,8 +267,7 @@ static void out_calls(struct out *o, const struct located *site)
 	for (const struct edge *e = site->i->edges; e; e = e->next) {
 		if (!e->calls && !e->cost[EV_IR] && !e->cost[EV_SYSCOUNT])
 			continue;
-		struct located to = {.fn = e->callee, .addr = relative(e->to)};
-		to.file = file_of(e->to, &to.line);
+		struct located to = {.fn = e->callee, .addr = relative(e->to), .line = line_of(e->to)};
 		out_text(o, "cob=");
 		out_text(o, to.fn->obj);
 		out_text(o, "\ncfi=");
@@ -160,7 +282,6 @@ static void out_calls(struct out *o, const struct located *site)
 		out_position(o, site);
 		out_costs(o, e->cost);
 		out_text(o, "\n");
-		VG_(free)(to.file);
 	}
 }
 
@@ -333,14 +454,17 @@ static Bool write_collected(const HChar *path, Int part, const HChar *cmd, XArra
 Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd, Bool collected)
 {
 	XArray *all = VG_(newXA)(VG_(malloc), "bm.dump", VG_(free), sizeof(struct located));
-	instr_table_each(locate, all);
+	struct names names = {VG_(HT_construct)("bm.dump.fns"), VG_(HT_construct)("bm.dump.files")};
+	instr_table_each(locate, &(struct locating){all, &names});
+	rank(names.fns, by_fn_name);
+	rank(names.files, by_file_name);
 	VG_(setCmpFnXA)(all, by_place);
 	VG_(sortXA)(all);
 	Bool ok = write_file(path, part, trigger, cmd, all, False);
 	if (ok && collected)
 		ok = write_collected(path, part, cmd, all);
-	for (Word k = 0; k < VG_(sizeXA)(all); k++)
-		VG_(free)(((struct located *)VG_(indexXA)(all, k))->file);
 	VG_(deleteXA)(all);
+	VG_(HT_destruct)(names.fns, free_name);
+	VG_(HT_destruct)(names.files, free_name);
 	return ok;
 }
