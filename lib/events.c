@@ -29,6 +29,8 @@ static const char *const names[BM_EV_COUNT] = {
 	[BM_EV_D1MC] = "D1mc",
 	[BM_EV_D2MC] = "D2mc",
 	[BM_EV_DLMC] = "DLmc",
+	[BM_EV_ALLOC_COUNT] = "allocCount",
+	[BM_EV_ALLOC_BYTES] = "allocBytes",
 };
 
 const char *events_name(enum bm_event ev)

@@ -5,7 +5,9 @@
  * bm-model/2 (docs/cycle-model.md): the core's cycles from each block's
  * own code (Cc, in hundredths of a cycle), L2 misses (I2mr, D2mr, D2mw)
  * and the misses of loads on a loop-carried chain (D1mc, D2mc, DLmc: a
- * pointer chase, whose misses cannot overlap).  A set of measured events
+ * pointer chase, whose misses cannot overlap), and the heap blocks the
+ * program allocated and their bytes (allocCount, allocBytes: docs/
+ * engine.md "Heap profiles"), which never enter cycles.  A set of measured events
  * is an array of BM_EV_COUNT counters plus a mask of those that were
  * actually collected, so that "not measured" and "measured zero" stay
  * distinct.  bm-server keeps the first BM_EV_STORED of them per result;
@@ -40,6 +42,8 @@ enum bm_event {
 	BM_EV_D1MC,
 	BM_EV_D2MC,
 	BM_EV_DLMC,
+	BM_EV_ALLOC_COUNT, /* heap blocks allocated (the bm engine's --heap) */
+	BM_EV_ALLOC_BYTES, /* their requested bytes */
 	BM_EV_COUNT
 };
 

@@ -400,6 +400,17 @@ static void metrics_json(json_t *j, const struct bm_result *b)
 	put(j, "extra_metrics", extra);
 }
 
+static json_t *heap_json(const struct bm_heap *h)
+{
+	json_t *j = need(json_object());
+	put(j, "allocations", jint(h->allocations));
+	put(j, "bytes_allocated", jint(h->bytes_allocated));
+	put(j, "peak_bytes", h->has_peak ? jint(h->peak_bytes) : json_null());
+	put(j, "leaked_bytes", h->has_peak ? jint(h->leaked_bytes) : json_null());
+	put(j, "leaked_blocks", h->has_peak ? jint(h->leaked_blocks) : json_null());
+	return j;
+}
+
 static json_t *benchmark_json(const struct bm_result *b)
 {
 	json_t *j = need(json_object()), *ev = need(json_object());
@@ -426,6 +437,8 @@ static json_t *benchmark_json(const struct bm_result *b)
 	}
 	if (ok && b->iterations)
 		put(j, "iterations", jint(b->iterations));
+	if (ok && b->heap.measured)
+		put(j, "heap", heap_json(&b->heap));
 	put(j, "profile", b->profile ? json_incref(b->profile) : json_null());
 	if (imported)
 		metrics_json(j, b);

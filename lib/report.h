@@ -74,6 +74,16 @@ struct bm_metric {
 
 /* One benchmark's result in a report (libbm's struct bm_benchmark, in
  * bm.h, is the benchmark a program declares). */
+/* What the program asked its allocator for in a benchmark (the bm
+ * engine's --heap: docs/report-format.md "heap"): the blocks allocated and
+ * their bytes, and, where a dump says (not in symbol mode), the most bytes
+ * the benchmark's blocks held at once and those it left allocated. */
+struct bm_heap {
+	int measured;  /* allocations and bytes_allocated were counted */
+	int has_peak;  /* peak_bytes, leaked_bytes and leaked_blocks too */
+	uint64_t allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks;
+};
+
 struct bm_result {
 	char *id;    /* "suite::name[tag]" */
 	char *suite; /* or NULL */
@@ -88,6 +98,7 @@ struct bm_result {
 	struct bm_syscalls syscalls;
 	uint64_t calls;  /* symbol mode: how often the function was called (the
 			  * numbers are its total); 0 when not counted */
+	struct bm_heap heap;
 	uint64_t iterations; /* a Google Benchmark benchmark: the iterations of
 			      * the run it reported (the numbers are per
 			      * iteration); 0 for others */

@@ -247,6 +247,32 @@ static int read_syscalls(const json_t *o, const char *bat, struct bm_syscalls *s
 	return 0;
 }
 
+/* "heap": the counts, and the peak and leaks all three or none (null). */
+static int read_heap(const json_t *o, const char *bat, struct bm_heap *h, char **err)
+{
+	char at[FIELD_MAX];
+	field_path(at, "%sheap.", bat);
+	if (field_count(o, at, "allocations", &h->allocations, err) ||
+	    field_count(o, at, "bytes_allocated", &h->bytes_allocated, err))
+		return -1;
+	h->measured = 1;
+	static const char *const rest[] = {"peak_bytes", "leaked_bytes", "leaked_blocks"};
+	uint64_t *dst[] = {&h->peak_bytes, &h->leaked_bytes, &h->leaked_blocks};
+	int given = 0;
+	for (int i = 0; i < 3; i++) {
+		const json_t *v = json_object_get(o, rest[i]);
+		if (!v || json_is_null(v))
+			continue;
+		if (field_count(o, at, rest[i], dst[i], err))
+			return -1;
+		given++;
+	}
+	if (given != 0 && given != 3)
+		return bm_error(err, "%speak_bytes, leaked_bytes and leaked_blocks: expected all three or none", at);
+	h->has_peak = given == 3;
+	return 0;
+}
+
 static int read_events(const json_t *o, const char *bat, struct bm_events *ev, char **err)
 {
 	char at[FIELD_MAX];
@@ -376,7 +402,7 @@ static int check_numbers(const struct bm_result *b, const char *at, double hz, c
 static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_result *b, char **err)
 {
 	const char *id;
-	json_t *ev, *sys, *profile;
+	json_t *ev, *sys, *profile, *heap;
 	if (field_string(o, at, "id", FIELD_REQUIRED | FIELD_NONEMPTY, &id, err))
 		return -1;
 	benchmark_set_id(b, id);
@@ -397,7 +423,8 @@ static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_
 	    field_object(o, at, "syscalls", FIELD_OPTIONAL, &sys, err) ||
 	    (sys && read_syscalls(sys, at, &b->syscalls, err)) ||
 	    (json_object_get(o, "calls") && field_count(o, at, "calls", &b->calls, err)) ||
-	    (json_object_get(o, "iterations") && field_count(o, at, "iterations", &b->iterations, err)))
+	    (json_object_get(o, "iterations") && field_count(o, at, "iterations", &b->iterations, err)) ||
+	    field_object(o, at, "heap", FIELD_OPTIONAL, &heap, err) || (heap && read_heap(heap, at, &b->heap, err)))
 		return -1;
 	return check_numbers(b, at, hz, err);
 }

@@ -47,6 +47,15 @@ void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struc
 	b->time_s = model_time_s(m, p->cycles);
 	b->speed = model_speed(m, p->cycles);
 	syscalls_from_profile(p, &b->syscalls);
+	if (events_has(&p->total, BM_EV_ALLOC_COUNT)) {
+		b->heap = (struct bm_heap){.measured = 1,
+					   .has_peak = p->heap_known,
+					   .allocations = p->total.v[BM_EV_ALLOC_COUNT],
+					   .bytes_allocated = p->total.v[BM_EV_ALLOC_BYTES],
+					   .peak_bytes = p->heap_peak_bytes,
+					   .leaked_bytes = p->heap_leaked_bytes,
+					   .leaked_blocks = p->heap_leaked_blocks};
+	}
 	if (with_profile)
 		b->profile = profile_to_json(p);
 }

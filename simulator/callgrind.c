@@ -479,6 +479,21 @@ static void parse_desc(struct cg_parser *p, const char *v)
 	for (int i = 0; i < 3; i++)
 		if (strncmp(v, caches[i], strlen(caches[i])) == 0)
 			parse_cache(dst[i], skip_space(v + strlen(caches[i])));
+	/* The bm engine's heap (engine/heap.h); a line that does not read so
+	 * is ignored, as unknown desc lines are. */
+	uint64_t a, b;
+	const char *s;
+	if (strncmp(v, "Heap peak:", 10) == 0 && (s = skip_space(v + 10), lex_number(&s, &a) == 0) &&
+	    strcmp(s, " bytes") == 0) {
+		p->part.heap_peak_bytes = a;
+		p->part.heap_known = 1;
+	}
+	if (strncmp(v, "Heap leaked:", 12) == 0 && (s = skip_space(v + 12), lex_number(&s, &a) == 0) &&
+	    strncmp(s, " bytes in ", 10) == 0 && (s += 10, lex_number(&s, &b) == 0) && strcmp(s, " blocks") == 0) {
+		p->part.heap_leaked_bytes = a;
+		p->part.heap_leaked_blocks = b;
+		p->part.heap_known = 1;
+	}
 	if (strncmp(v, "Trigger:", 8) == 0) {
 		free(p->trigger);
 		p->trigger = xstrdup(skip_space(v + 8));

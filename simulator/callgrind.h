@@ -52,6 +52,10 @@ struct cg_part {
 	const char *trigger;    /* "Client Request: bench_fib", or NULL */
 	long pid, part, thread; /* -1 when the header does not give them */
 	struct bm_cache_geometry i1, d1, ll; /* from "desc: I1 cache: ..." lines; zero when none */
+	/* The bm engine's --heap=yes: "desc: Heap peak: N bytes" and "desc:
+	 * Heap leaked: N bytes in M blocks" (heap_known 0 without them). */
+	int heap_known;
+	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks;
 	unsigned positions;     /* CG_POS_* bits */
 	size_t nevents;
 	const char *const *events; /* the events: names, in column order */

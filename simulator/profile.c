@@ -33,6 +33,10 @@ static struct bm_profile *profile_new(const struct cg_part *part)
 	p->i1 = part->i1;
 	p->d1 = part->d1;
 	p->ll = part->ll;
+	p->heap_known = part->heap_known;
+	p->heap_peak_bytes = part->heap_peak_bytes;
+	p->heap_leaked_bytes = part->heap_leaked_bytes;
+	p->heap_leaked_blocks = part->heap_leaked_blocks;
 	p->nevents = part->nevents;
 	p->events = xcalloc(part->nevents, sizeof *p->events);
 	p->event_ids = xcalloc(part->nevents, sizeof *p->event_ids);
@@ -503,6 +507,12 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 		r = add_costs(lc, buf, ne);
 	}
 	free(fn_map);
+	if (src->heap_known) {
+		dst->heap_known = 1;
+		dst->heap_peak_bytes += src->heap_peak_bytes;
+		dst->heap_leaked_bytes += src->heap_leaked_bytes;
+		dst->heap_leaked_blocks += src->heap_leaked_blocks;
+	}
 	remap(src->totals, cols, src->nevents, buf, ne);
 	if (r < 0 || add_costs(dst->totals, buf, ne) < 0)
 		r = overflow(err);

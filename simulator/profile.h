@@ -51,6 +51,11 @@ struct bm_profile {
 	char *creator; /* "callgrind-3.19.0", or NULL */
 	long pid, part, thread; /* -1 when unknown */
 	struct bm_cache_geometry i1, d1, ll; /* simulated caches; zero when not given */
+	/* The heap's peak and leaks (the bm engine's --heap=yes; heap_known 0
+	 * without): merged files add theirs (the processes of a run, whose
+	 * peaks need not coincide, so the sum is at most that). */
+	int heap_known;
+	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks;
 
 	/* What it counts. */
 	size_t nevents;

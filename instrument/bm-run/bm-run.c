@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 	}
 	if (jobs_plan(&js, argc, argv, &o, &elf) < 0)
 		goto done;
-	struct measure_setup setup = {o.engine, o.model, o.cpu, o.branch_sim, o.virtual_clock};
+	struct measure_setup setup = {o.engine, o.model, o.cpu, o.branch_sim, o.virtual_clock, o.heap};
 	if (o.print_command) {
 		char *from = print_command_input(&o, &js);
 		for (size_t i = 0; i < js.n; i++) {

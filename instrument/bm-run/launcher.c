@@ -213,6 +213,10 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		argv[n++] = geometry_option("L2", &m->model->l2);
 		argv[n++] = xstrdup("--block-cost=yes");
 	}
+	/* What the program allocates, from the same run: the allocator is
+	 * its own, the counts unchanged (docs/engine.md "Heap profiles"). */
+	if (bm && m->heap)
+		argv[n++] = xstrdup("--heap=yes");
 	switch (mode) {
 	case MODE_HARNESS:
 		/* libbm turns collection on around each benchmark. */

@@ -65,6 +65,7 @@ struct measure_setup {
 	enum bm_cpu cpu;              /* the bm engine's virtual CPU, and glibc's mask */
 	int branch_sim;               /* the branch events (--branch-sim; bm-model/2's always) */
 	int virtual_clock;            /* the bm engine's virtual clock at the model's frequency */
+	int heap;                     /* the bm engine counts allocations (--heap=yes) */
 };
 
 /* The argument vector (NULL-terminated, newly allocated; free with

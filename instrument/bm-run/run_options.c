@@ -84,6 +84,8 @@ static void usage(FILE *out, const struct bm_model *model)
 		"      --print-command print the Valgrind command line of each program, with\n"
 		"                      its environment, and run nothing\n"
 		"      --no-profile    leave the per-function profiles out of the report\n"
+		"      --no-heap       do not count what the program allocates (the bm engine\n"
+		"                      counts it in the same run without changing a number)\n"
 		"  -q, --quiet         no progress and no table; errors are still shown\n"
 		"  -v, --verbose       show what each program wrote to standard output\n"
 		"  -h, --help          show this help\n"
@@ -143,7 +145,7 @@ static int parse_cpu(const char *name, const char *what, struct run_options *o)
 int run_options_parse(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_BENCH = 256, OPT_NAME, OPT_WHOLE, OPT_MANIFEST, OPT_ENV, OPT_TIMEOUT, OPT_VERIFY,
-	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_VERSION, OPT_FILTER,
+	       OPT_WARM, OPT_COLD, OPT_KEEP, OPT_NO_PROFILE, OPT_NO_HEAP, OPT_VERSION, OPT_FILTER,
 	       OPT_PRINT_COMMAND, OPT_ENGINE, OPT_BRANCH_SIM, OPT_CPU, OPT_MODEL, OPT_STDIN, OPT_CLOCK, OPT_HARNESS };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -160,6 +162,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		{"cold", no_argument, NULL, OPT_COLD},
 		{"keep", required_argument, NULL, OPT_KEEP},
 		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
+		{"no-heap", no_argument, NULL, OPT_NO_HEAP},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"filter", required_argument, NULL, OPT_FILTER},
@@ -175,7 +178,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct run_options){.parallel = 1, .harness = MODE_WHOLE, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
-			      .cpu = CPU_DEFAULT, .model = &model_v1, .virtual_clock = 1};
+			      .cpu = CPU_DEFAULT, .model = &model_v1, .virtual_clock = 1, .heap = 1};
 	const char *engine_env = getenv("BM_ENGINE");
 	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
 		return -1;
@@ -254,6 +257,9 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_NO_PROFILE:
 			o->with_profile = 0;
+			break;
+		case OPT_NO_HEAP:
+			o->heap = 0;
 			break;
 		case 'q':
 			o->quiet = 1;

@@ -33,6 +33,7 @@ struct run_options {
 	const char *cpu_from; /* "--cpu" or "BM_CPU": where the CPU was chosen, if it was */
 	int branch_sim; /* --branch-sim */
 	int virtual_clock;      /* --clock virtual (the default with the bm engine) or host */
+	int heap;               /* the bm engine counts allocations (default; --no-heap) */
 	const char *clock_from; /* "--clock" or "BM_CLOCK", if either said */
 	const char *keep_dir;
 	const char *stdin_file; /* --stdin */

@@ -113,6 +113,19 @@ const struct fn *callgraph_current(const struct fn *home)
 	return t->current;
 }
 
+Int callgraph_depth(void)
+{
+	return threads[running].depth;
+}
+
+void callgraph_charge_at(Int depth, const ULong delta[EV_COUNT])
+{
+	struct thread *t = &threads[running];
+	for (Int f = depth; f < t->depth; f++)
+		for (Int k = 0; k < nactive; k++)
+			t->frames[f].enter[k] += delta[active[k]];
+}
+
 static void set_current(struct thread *t, const struct fn *fn)
 {
 	t->current = fn;

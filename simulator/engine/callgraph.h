@@ -56,6 +56,13 @@ struct place *place_of(Addr a);
  * its first block after a start of instrumentation sets it to that
  * block's). */
 const struct fn *callgraph_current(const struct fn *home);
+/* The running thread's calls in progress, and the events counted now
+ * (e by delta[e]) for the one of them at depth (callgraph_depth when it
+ * began): the calls made within it since, still in progress, leave them
+ * out of their costs (heap.c: calloc's tail call of memset ends where
+ * memset returns, and the block is calloc's). */
+Int callgraph_depth(void);
+void callgraph_charge_at(Int depth, const ULong delta[EV_COUNT]);
 /* Whether a jump from a block at from to to is, for callgrind, a call. */
 Bool callgraph_jump_is_call(const struct place *from, Addr to);
 /* The helpers: a superblock ending at site in a call, return or (for

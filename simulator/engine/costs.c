@@ -17,10 +17,10 @@ Bool event_on[EV_COUNT];
 
 const HChar *const event_names[EV_COUNT] = {
 	"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim",
-	"Cc", "I2mr", "D2mr", "D2mw", "D1mc", "D2mc", "DLmc", "sysCount", "sysTime", "sysCpuTime",
+	"Cc", "I2mr", "D2mr", "D2mw", "D1mc", "D2mc", "DLmc", "sysCount", "sysTime", "sysCpuTime", "allocCount", "allocBytes",
 };
 
-void events_enable(Bool branches, Bool l2, Bool block_cost)
+void events_enable(Bool branches, Bool l2, Bool block_cost, Bool heap)
 {
 	for (Int e = 0; e < EV_COUNT; e++) {
 		if (e >= EV_BC && e <= EV_BIM)
@@ -31,6 +31,8 @@ void events_enable(Bool branches, Bool l2, Bool block_cost)
 			event_on[e] = block_cost;
 		else if (e == EV_D2MC)
 			event_on[e] = block_cost && l2;
+		else if (e == EV_ALLOC_COUNT || e == EV_ALLOC_BYTES)
+			event_on[e] = heap;
 		else
 			event_on[e] = True;
 	}

@@ -13,19 +13,21 @@
  * (Bc Bcm Bi Bim) only with --branch-sim=yes (branchsim.h); bm-model/2's
  * with --block-cost=yes: the core's cycles from each block's code, in
  * hundredths (Cc: blockcost.h), the misses of L2 (with --L2) and those of
- * loads on a loop-carried chain at each level. */
+ * loads on a loop-carried chain at each level; with --heap=yes, the
+ * blocks allocated and their bytes (heap.h). */
 enum event {
 	EV_IR, EV_DR, EV_DW, EV_I1MR, EV_D1MR, EV_D1MW, EV_ILMR, EV_DLMR, EV_DLMW,
 	EV_BC, EV_BCM, EV_BI, EV_BIM,
 	EV_CC, EV_I2MR, EV_D2MR, EV_D2MW, EV_D1MC, EV_D2MC, EV_DLMC,
 	EV_SYSCOUNT, EV_SYSTIME, EV_SYSCPUTIME,
+	EV_ALLOC_COUNT, EV_ALLOC_BYTES,
 	EV_COUNT
 };
 
 /* Which events this run counts and dumps (the rest stay 0): set once,
  * from the options, before anything is counted. */
 extern Bool event_on[EV_COUNT];
-void events_enable(Bool branches, Bool l2, Bool block_cost);
+void events_enable(Bool branches, Bool l2, Bool block_cost, Bool heap);
 /* Each event's name, as callgrind's files and bm's reports write it. */
 extern const HChar *const event_names[EV_COUNT];
 

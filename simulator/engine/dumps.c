@@ -4,6 +4,7 @@
 
 #include "callgraph.h"
 #include "costs.h"
+#include "heap.h"
 #include "output.h"
 #include "settings.h"
 
@@ -41,6 +42,7 @@ void dumps_zero(void)
 {
 	instr_table_zero();
 	callgraph_zero();
+	heap_zero();
 }
 
 void dumps_write(const HChar *kind, const HChar *what)

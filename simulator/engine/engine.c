@@ -257,7 +257,7 @@ static void post_clo_init(void)
 		engine_i1_line_bits++;
 	instr_table_init();
 	branch_clear();
-	events_enable(clo.branch_sim, clo.l2, clo.block_cost);
+	events_enable(clo.branch_sim, clo.l2, clo.block_cost, clo.heap);
 	callgraph_init();
 	vclock_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);

@@ -15,6 +15,7 @@
 #include "costs.h"
 #include "cpu.h"
 #include "fn_hooks.h"
+#include "heap.h"
 #include "host_state.h"
 #include "settings.h"
 #include "vclock.h"
@@ -561,6 +562,14 @@ static void log_return(struct instr *site, Addr target, Addr sp, struct place *f
 	callgraph_return(site, target, sp, from);
 }
 
+/* --heap=yes: a return may end an allocation function's call, whose
+ * result is in RAX; it counts in that call's cost. */
+static void log_return_heap(struct instr *site, Addr target, Addr sp, struct place *from, ULong rax)
+{
+	heap_at_return(sp, rax);
+	callgraph_return(site, target, sp, from);
+}
+
 static void log_jump(struct instr *site, Addr target, Addr sp, struct place *from)
 {
 	callgraph_jump(site, target, NULL, sp, from);
@@ -597,6 +606,9 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 				       mkIRExprVec_3(site, mkIRExpr_HWord((HWord)to), sp));
 	else if (jk == Ijk_Call)
 		di = unsafeIRDirty_0_N(3, "log_call", VG_(fnptr_to_fnentry)(log_call), mkIRExprVec_3(site, target, sp));
+	else if (jk == Ijk_Ret && clo.heap)
+		di = unsafeIRDirty_0_N(0, "log_return_heap", VG_(fnptr_to_fnentry)(log_return_heap),
+				       mkIRExprVec_5(site, target, sp, from, tmp64(p->out, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64))));
 	else if (jk == Ijk_Ret)
 		di = unsafeIRDirty_0_N(0, "log_return", VG_(fnptr_to_fnentry)(log_return),
 				       mkIRExprVec_4(site, target, sp, from));
@@ -693,7 +705,10 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					fn_hooks_at_entry(p.out, p.from->fn);
 				check_entry(&p);
 			}
+			Bool at_start = !VG_(sizeXA)(p.instrs);
 			p.cur = instr_get(a, st->Ist.IMark.len, p.block->home);
+			if (at_start && p.from->is_entry && clo.heap)
+				heap_at_entry(p.out, p.cur);
 			if (clo.branch_sim)
 				p.cur->nexits = 0; /* exit_counted counts them again */
 			p.fetched = False;

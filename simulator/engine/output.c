@@ -11,6 +11,7 @@
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
+#include "heap.h"
 #include "settings.h"
 
 #include "pub_tool_debuginfo.h"
@@ -350,6 +351,17 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 	}
 	out_text(o, "\ndesc: Trigger: ");
 	out_text(o, trigger);
+	if (clo.heap && !within) {
+		/* The blocks allocated since the last zero: not costs of a
+		 * line, so not events (heap.h). */
+		out_text(o, "\ndesc: Heap peak: ");
+		out_number(o, heap_peak_bytes(), 10);
+		out_text(o, " bytes\ndesc: Heap leaked: ");
+		out_number(o, heap_leaked_bytes(), 10);
+		out_text(o, " bytes in ");
+		out_number(o, heap_leaked_blocks(), 10);
+		out_text(o, " blocks");
+	}
 	out_text(o, clo.dump_instr ? "\n\npositions: instr line\n" : "\n\npositions: line\n");
 	/* The unit of the times (a reader of callgrind's files takes
 	 * milliseconds without it: callgrind before 3.15 wrote those). */

@@ -94,6 +94,7 @@ Bool settings_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
 		clo.l2 = True;
 	} else if VG_BOOL_CLO (arg, "--block-cost", clo.block_cost) {
+	} else if VG_BOOL_CLO (arg, "--heap", clo.heap) {
 	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
 		/* Always on: the option is accepted for callgrind's command lines. */
 		(void)cache_sim;
@@ -149,6 +150,9 @@ void settings_usage(void)
 		    "    --block-cost=no|yes      bm-model/2's core cycles from each block's code\n"
 		    "                             (Cc) and the misses of chained loads (D1mc\n"
 		    "                             D2mc DLmc) [no]\n"
+		    "    --heap=no|yes            count the blocks the program allocates and their\n"
+		    "                             bytes (allocCount allocBytes), the peak and the\n"
+		    "                             leaks of each dump [no]\n"
 		    "    --cpu=x86-64-v1|x86-64-v3|host  what cpuid answers: VEX's baseline\n"
 		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
 		    "                             same on every host, or VEX's pick for this host\n"

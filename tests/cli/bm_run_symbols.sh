@@ -35,8 +35,9 @@ check "symbol mode: the table says not-run and why" grep -q '^whole::_fini  *not
 for fn in checksum main; do
 	# (in a directory of its own, as long as the printed one: tests run in parallel)
 	dir=$(mktemp -u /tmp/bm-run.XXXXXX)
-	# (callgrind's guest sees the host's CPU: the engine's --cpu is not its option)
-	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s/ --cpu=[^ ]*//; s/ --clock[-a-z]*=[^ ]*//g; s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" \
+	# (callgrind's guest sees the host's CPU: the engine's --cpu, --clock
+	# and --heap are not its options)
+	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s/ --cpu=[^ ]*//; s/ --clock[-a-z]*=[^ ]*//g; s/ --heap=[^ ]*//; s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" \
 		"$scratch/cmd.sh" >"$scratch/toggle.sh"
 	(sh "$scratch/toggle.sh" >/dev/null 2>&1)
 	# callgrind leaves out trailing zero columns

@@ -92,14 +92,14 @@ else
 fi
 
 # Without --branch-sim nothing changes: the bm engine's files name the
-# events they always did, the report has no branch events; and with it,
-# every other event is the same.
+# events they always did (and the heap's, which bm-run counts), the report
+# has no branch events; and with it, every other event is the same.
 "$BM_RUN" -q --keep plain.kept -o plain.json -- "$PROGRAMS/branches" >/dev/null 2>&1
-check_eq "without --branch-sim: the events the dumps always had" \
-	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount sysTime sysCpuTime" \
+check_eq "without --branch-sim: the events the dumps always had, and the heap's" \
+	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw sysCount sysTime sysCpuTime allocCount allocBytes" \
 	"$(sed -n '/^events:/p' "plain.kept/branches::random.callgrind")"
-check_eq "... and with it, callgrind's events line" \
-	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim sysCount sysTime sysCpuTime" \
+check_eq "... and with it, callgrind's events line, and the heap's" \
+	"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim sysCount sysTime sysCpuTime allocCount allocBytes" \
 	"$(sed -n '/^events:/p' "branches.bm.kept/branches::random.callgrind")"
 check_eq "without --branch-sim: no branch events in the report" "" \
 	"$(events plain.json Bc Bcm Bi Bim | grep -v ' - - - -$')"

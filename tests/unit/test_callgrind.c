@@ -51,6 +51,9 @@ static int t_begin(void *ctx, const struct cg_part *part, char **err)
 	emit(t, "begin part=%ld pid=%ld thread=%ld trigger=%s events=%zu pos=%u\n", part->part,
 	     part->pid, part->thread, part->trigger ? part->trigger : "-", part->nevents,
 	     part->positions);
+	if (part->heap_known)
+		emit(t, "heap peak=%llu leaked=%llu in %llu\n", (unsigned long long)part->heap_peak_bytes,
+		     (unsigned long long)part->heap_leaked_bytes, (unsigned long long)part->heap_leaked_blocks);
 	return 0;
 }
 
@@ -171,6 +174,27 @@ END_TEST
 /* As callgrind writes it: a target position does not move the current one,
  * names may first appear on called-position lines, trailing zero columns
  * are left out, calls=0 carries cost, and inlined code switches files. */
+/* The bm engine's heap lines (--heap=yes); others like them are ignored,
+ * as unknown desc lines are. */
+START_TEST(heap_desc_lines)
+{
+	expect_trace("version: 1\ncreator: bm-engine\n"
+		     "desc: Heap peak: 1417 bytes\n"
+		     "desc: Heap leaked: 777 bytes in 1 blocks\n"
+		     "events: Ir allocCount allocBytes\n"
+		     "fn=main\n3 10 18 3711\n",
+		     "begin part=-1 pid=-1 thread=-1 trigger=- events=3 pos=4\n"
+		     "heap peak=1417 leaked=777 in 1\n"
+		     "cost ::main @:3 10 18 3711\n"
+		     "end 10 18 3711\n");
+	expect_trace("desc: Heap peak: lots\ndesc: Heap leaked: 7 bytes\ndesc: Heap peak: 12 bytes extra\n"
+		     "events: Ir\nfn=main\n3 10\n",
+		     "begin part=-1 pid=-1 thread=-1 trigger=- events=1 pos=4\n"
+		     "cost ::main @:3 10\n"
+		     "end 10\n");
+}
+END_TEST
+
 START_TEST(callgrind_conventions)
 {
 	expect_trace("# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 42\n"
@@ -323,6 +347,7 @@ int main(void)
 	tcase_add_test(tc, spec_example_with_name_compression);
 	tcase_add_test(tc, subpositions_are_relative_to_the_last_cost_line);
 	tcase_add_test(tc, callgrind_conventions);
+	tcase_add_test(tc, heap_desc_lines);
 	tcase_add_test(tc, parts_threads_and_jumps);
 	tcase_add_test(tc, an_empty_part_has_zero_totals);
 	tcase_add_test(tc, uncompressed_names_and_crlf);

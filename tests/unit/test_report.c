@@ -628,6 +628,49 @@ START_TEST(standard_input_survives_a_round_trip)
 }
 END_TEST
 
+START_TEST(heap_counts_survive_a_round_trip_and_are_checked)
+{
+#define HEAP_OK "{\"id\": \"a\", \"status\": \"ok\", " OK_FIELDS ", "
+#define HEAP_OK_B "{\"id\": \"b\", \"status\": \"ok\", " OK_FIELDS ", "
+	struct bm_report r;
+	char *err = NULL;
+	json_t *j = json_loads(HEAD "\"benchmarks\": [" HEAP_OK
+				    "\"heap\": {\"allocations\": 10, \"bytes_allocated\": 1045, \"peak_bytes\": 900,"
+				    " \"leaked_bytes\": 64, \"leaked_blocks\": 1}}, " HEAP_OK_B
+				    "\"heap\": {\"allocations\": 2, \"bytes_allocated\": 8,"
+				    " \"peak_bytes\": null}}]}",
+			       0, NULL);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(report_from_json(j, &r, &err) == 0, "%s", err);
+	json_decref(j);
+	const struct bm_heap *a = &r.benchmarks[0].heap, *b = &r.benchmarks[1].heap;
+	ck_assert(a->measured && a->has_peak && b->measured && !b->has_peak);
+	ck_assert_uint_eq(a->allocations, 10);
+	ck_assert_uint_eq(a->bytes_allocated, 1045);
+	ck_assert_uint_eq(a->peak_bytes, 900);
+	ck_assert_uint_eq(a->leaked_bytes, 64);
+	ck_assert_uint_eq(a->leaked_blocks, 1);
+	j = report_to_json(&r);
+	json_t *h = json_object_get(json_array_get(json_object_get(j, "benchmarks"), 0), "heap");
+	ck_assert_int_eq(json_integer_value(json_object_get(h, "peak_bytes")), 900);
+	h = json_object_get(json_array_get(json_object_get(j, "benchmarks"), 1), "heap");
+	ck_assert(json_is_null(json_object_get(h, "peak_bytes")) && json_is_null(json_object_get(h, "leaked_blocks")));
+	ck_assert_int_eq(json_integer_value(json_object_get(h, "allocations")), 2);
+	json_decref(j);
+	report_release(&r);
+	reject(HEAD "\"benchmarks\": [" HEAP_OK "\"heap\": {\"allocations\": -1, \"bytes_allocated\": 0}}]}",
+	       "benchmarks[0].heap.allocations: expected a non-negative integer");
+	reject(HEAD "\"benchmarks\": [" HEAP_OK "\"heap\": {\"allocations\": 1}}]}",
+	       "missing field 'benchmarks[0].heap.bytes_allocated'");
+	reject(HEAD "\"benchmarks\": [" HEAP_OK
+		    "\"heap\": {\"allocations\": 1, \"bytes_allocated\": 4, \"peak_bytes\": 4}}]}",
+	       "benchmarks[0].heap.peak_bytes, leaked_bytes and leaked_blocks: expected all three or none");
+	reject(HEAD "\"benchmarks\": [" HEAP_OK "\"heap\": 3}]}", "benchmarks[0].heap: expected an object");
+#undef HEAP_OK
+#undef HEAP_OK_B
+}
+END_TEST
+
 START_TEST(numbers_that_contradict_themselves_are_rejected)
 {
 	/* The report: stored, and gated on its claimed speed. */
@@ -908,6 +951,7 @@ int main(void)
 	tcase_add_test(tc, benchmark_ids_split_into_suite_name_and_tag);
 	tcase_add_test(tc, invalid_reports_are_rejected_naming_the_field);
 	tcase_add_test(tc, standard_input_survives_a_round_trip);
+	tcase_add_test(tc, heap_counts_survive_a_round_trip_and_are_checked);
 	tcase_add_test(tc, numbers_that_contradict_themselves_are_rejected);
 	tcase_add_test(tc, a_benchmark_id_twice_is_rejected);
 	tcase_add_test(tc, imported_values_of_zero_or_less_are_read_but_not_compared);

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * --heap=yes: see heap.h.
+ *
+ * Notes (the assumptions, each with its reason):
+ *
+ * - The allocator is the program's own, never replaced (DHAT and memcheck
+ *   replace it): every instruction it runs is counted as without --heap,
+ *   so the cycles and events stay those of a run without it.  What the
+ *   engine adds is a helper call at the allocation functions' entries and
+ *   a look at every return, which run no guest code.
+ * - A function is one by its name at its first instruction (malloc,
+ *   calloc, realloc, memalign, aligned_alloc, valloc, pvalloc,
+ *   posix_memalign, free and their __libc_ names; C++'s operator new and
+ *   delete in every form, mangled or not, but placement new and delete,
+ *   which allocate nothing), so that a program's own allocator under
+ *   those names (jemalloc linked in, say) is counted the same way.
+ * - The call ends at the first return whose stack pointer is above the
+ *   one at the entry: a tail call (malloc jumping into another function)
+ *   ends where that one returns.  Calls made within it are not counted
+ *   (realloc's call of malloc, operator new's of malloc), and a pending
+ *   call whose return was never seen (a longjmp out of it) is dropped at
+ *   the next entry from the same or an outer frame.
+ * - A block is known from its allocation to its free while the engine
+ *   instruments (outside a region, libbm's setup, nothing is seen): a
+ *   free of a block it does not know changes nothing, and the peak and
+ *   leaks of a dump are those of the blocks allocated since its zero.
+ *   Within one process; each forked process counts its own.
+ */
+#include "heap.h"
+
+#include "callgraph.h"
+#include "costs.h"
+
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+
+#include "libvex_guest_offsets.h"
+
+enum heap_kind {
+	HEAP_MALLOC,         /* size in the first argument (and new) */
+	HEAP_CALLOC,         /* count and size */
+	HEAP_REALLOC,        /* block and size */
+	HEAP_MEMALIGN,       /* alignment and size */
+	HEAP_POSIX_MEMALIGN, /* where the block goes, alignment and size */
+	HEAP_FREE,           /* the block (and delete) */
+};
+
+static const struct {
+	const HChar *name;
+	enum heap_kind kind;
+} heap_names[] = {
+	{"malloc", HEAP_MALLOC},        {"__libc_malloc", HEAP_MALLOC},   {"valloc", HEAP_MALLOC},
+	{"__libc_valloc", HEAP_MALLOC}, {"pvalloc", HEAP_MALLOC},         {"__libc_pvalloc", HEAP_MALLOC},
+	{"calloc", HEAP_CALLOC},        {"__libc_calloc", HEAP_CALLOC},   {"realloc", HEAP_REALLOC},
+	{"__libc_realloc", HEAP_REALLOC}, {"memalign", HEAP_MEMALIGN},    {"__libc_memalign", HEAP_MEMALIGN},
+	{"aligned_alloc", HEAP_MEMALIGN}, {"posix_memalign", HEAP_POSIX_MEMALIGN},
+	{"free", HEAP_FREE},            {"__libc_free", HEAP_FREE},       {"cfree", HEAP_FREE},
+};
+
+static Bool starts(const HChar *s, const HChar *prefix)
+{
+	return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+}
+
+/* The allocation function called name, in *kind. */
+static Bool heap_kind_of(const HChar *name, enum heap_kind *kind)
+{
+	for (UInt k = 0; k < sizeof heap_names / sizeof heap_names[0]; k++)
+		if (VG_(strcmp)(name, heap_names[k].name) == 0) {
+			*kind = heap_names[k].kind;
+			return True;
+		}
+	/* C++: placement new and delete (a pointer after the size) take
+	 * nothing from the allocator. */
+	Bool placement = VG_(strstr)(name, "void*)") && !starts(name, "operator delete(void*)") &&
+			 !starts(name, "operator delete[](void*)");
+	if (starts(name, "_ZnwmPv") || starts(name, "_ZnamPv") || starts(name, "_ZdlPvS_") ||
+	    starts(name, "_ZdaPvS_") || placement)
+		return False;
+	if (starts(name, "operator new") || starts(name, "_Znw") || starts(name, "_Zna")) {
+		*kind = HEAP_MALLOC;
+		return True;
+	}
+	if (starts(name, "operator delete") || starts(name, "_Zdl") || starts(name, "_Zda")) {
+		*kind = HEAP_FREE;
+		return True;
+	}
+	return False;
+}
+
+/* ---- the calls in progress: one per thread, the outermost ---- */
+
+struct heap_call {
+	Bool active;
+	enum heap_kind kind;
+	ULong arg[3];
+	Addr sp;            /* at the entry: the return address's slot */
+	Int depth;          /* the call graph's then (its frame is the top) */
+	struct instr *site; /* the entry's record in the call's context */
+};
+static struct heap_call *calls; /* by ThreadId */
+
+static struct heap_call *call_of_running_thread(void)
+{
+	if (!calls)
+		calls = VG_(calloc)("bm.heap.calls", VG_N_THREADS, sizeof *calls);
+	return &calls[VG_(get_running_tid)()];
+}
+
+UInt heap_calls;
+
+static VG_REGPARM(0) void heap_enter(ULong kind, struct instr *first, ULong a0, ULong a1, ULong a2, Addr sp)
+{
+	struct heap_call *c = call_of_running_thread();
+	if (c->active && sp < c->sp)
+		return; /* within an allocation function's call */
+	if (!c->active)
+		heap_calls++;
+	*c = (struct heap_call){True, (enum heap_kind)kind, {a0, a1, a2}, sp, callgraph_depth(),
+				instr_for(first, callgraph_current(NULL))};
+}
+
+void heap_at_entry(IRSB *sb, struct instr *first)
+{
+	const HChar *name;
+	enum heap_kind kind;
+	if (!VG_(get_fnname)(VG_(current_DiEpoch)(), first->addr, &name) || !heap_kind_of(name, &kind))
+		return;
+	static const Int regs[4] = {OFFSET_amd64_RDI, OFFSET_amd64_RSI, OFFSET_amd64_RDX, OFFSET_amd64_RSP};
+	IRExpr *reg[4];
+	for (Int k = 0; k < 4; k++) {
+		IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(regs[k], Ity_I64)));
+		reg[k] = IRExpr_RdTmp(t);
+	}
+	IRExpr **args = mkIRExprVec_6(mkIRExpr_HWord(kind), mkIRExpr_HWord((HWord)first), reg[0], reg[1], reg[2], reg[3]);
+	IRDirty *di = unsafeIRDirty_0_N(0, "heap_enter", VG_(fnptr_to_fnentry)(heap_enter), args);
+	addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+/* ---- the blocks ---- */
+
+struct block_info {
+	struct block_info *next; /* VgHashNode, keyed by */
+	Addr addr;
+	ULong size;
+	UInt epoch; /* of the dump part it was allocated in */
+};
+static VgHashTable *blocks;
+static struct block_info *spare; /* freed records, for the next blocks */
+static UInt epoch;
+static ULong live_bytes, live_blocks, peak_bytes; /* of this part's blocks */
+
+static void freed(Addr p)
+{
+	struct block_info *b = p && blocks ? VG_(HT_remove)(blocks, p) : NULL;
+	if (!b)
+		return;
+	if (b->epoch == epoch) {
+		live_bytes -= b->size;
+		live_blocks--;
+	}
+	b->next = spare;
+	spare = b;
+}
+
+static void allocated(Addr p, ULong size, const struct heap_call *c)
+{
+	if (!p)
+		return;
+	if (!size)
+		size = 1; /* as DHAT counts it */
+	if (!blocks)
+		blocks = VG_(HT_construct)("bm.heap");
+	freed(p); /* (a block freed where the engine did not see it) */
+	struct block_info *b = spare;
+	if (b)
+		spare = b->next;
+	else
+		b = VG_(malloc)("bm.heap.block", sizeof *b);
+	*b = (struct block_info){NULL, p, size, epoch};
+	VG_(HT_add_node)(blocks, b);
+	live_bytes += size;
+	live_blocks++;
+	if (live_bytes > peak_bytes)
+		peak_bytes = live_bytes;
+	if (c->site) {
+		c->site->cost[EV_ALLOC_COUNT]++;
+		c->site->cost[EV_ALLOC_BYTES] += size;
+	}
+	ULong delta[EV_COUNT] = {[EV_ALLOC_COUNT] = 1, [EV_ALLOC_BYTES] = size};
+	engine_total[EV_ALLOC_COUNT]++;
+	engine_total[EV_ALLOC_BYTES] += size;
+	callgraph_charge_at(c->depth, delta);
+}
+
+static void ended(const struct heap_call *c, ULong result)
+{
+	switch (c->kind) {
+	case HEAP_MALLOC:
+		allocated(result, c->arg[0], c);
+		break;
+	case HEAP_CALLOC:
+		allocated(result, c->arg[0] * c->arg[1], c);
+		break;
+	case HEAP_MEMALIGN:
+		allocated(result, c->arg[1], c);
+		break;
+	case HEAP_POSIX_MEMALIGN:
+		if ((UInt)result == 0 && c->arg[0])
+			allocated(*(const Addr *)c->arg[0], c->arg[2], c);
+		break;
+	case HEAP_REALLOC:
+		/* glibc frees the block on a request of 0 bytes; a failure
+		 * (NULL otherwise) leaves it as it was. */
+		if (c->arg[0] && (c->arg[1] == 0 || result))
+			freed(c->arg[0]);
+		if (c->arg[1] || !c->arg[0])
+			allocated(result, c->arg[1], c);
+		break;
+	case HEAP_FREE:
+		freed(c->arg[0]);
+		break;
+	}
+}
+
+void heap_returned(Addr sp, ULong result)
+{
+	struct heap_call *c = call_of_running_thread();
+	if (!c->active || sp <= c->sp)
+		return;
+	c->active = False;
+	heap_calls--;
+	ended(c, result);
+}
+
+void heap_zero(void)
+{
+	epoch++;
+	live_bytes = live_blocks = peak_bytes = 0;
+}
+
+ULong heap_peak_bytes(void)
+{
+	return peak_bytes;
+}
+
+ULong heap_leaked_bytes(void)
+{
+	return live_bytes;
+}
+
+ULong heap_leaked_blocks(void)
+{
+	return live_blocks;
+}

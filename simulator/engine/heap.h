@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * heap.c: --heap=yes, what the program's allocator is asked for, counted
+ * from its calls without replacing it (docs/engine.md "Heap profiles").
+ * The allocation functions (malloc, calloc, realloc, the aligned ones, C++'s
+ * new and delete; free and delete for the blocks' ends) are seen at their
+ * entry, with their arguments, and at their return, with their result:
+ * only the outermost such call counts (realloc's own call of malloc, new's
+ * of malloc do not).  Each block allocated is an execution of the events
+ * allocCount and allocBytes (its requested size), charged to the
+ * allocation function's entry in the context of its call, so that the call
+ * graph carries them to every caller; and per dump, the most bytes the
+ * blocks allocated since the last zero held at once (the peak) and those
+ * of them still allocated (leaked), as DHAT counts a whole run: a realloc
+ * is a new block and the old one's free, a request of 0 bytes is 1. */
+#ifndef BM_ENGINE_HEAP_H
+#define BM_ENGINE_HEAP_H
+
+#include "pub_tool_basics.h"
+
+#include "libvex_ir.h"
+
+struct instr; /* costs.h */
+
+/* Where a superblock starts at a function's first instruction, first
+ * (its record, for the block's function): the hook that sees the call's
+ * arguments, when it is an allocation function. */
+void heap_at_entry(IRSB *sb, struct instr *first);
+
+/* At every return, before the call graph pops the call: sp is the stack
+ * pointer after it, result the function's (RAX).  Nothing to do while no
+ * allocation function's call is in progress (heap_calls). */
+extern UInt heap_calls;
+void heap_returned(Addr sp, ULong result);
+static inline void heap_at_return(Addr sp, ULong result)
+{
+	if (heap_calls)
+		heap_returned(sp, result);
+}
+
+/* Counts from now: the dump's peak and leaks are those of blocks
+ * allocated from here on. */
+void heap_zero(void);
+
+/* What the dump's desc lines say ("Heap peak: N bytes", "Heap leaked: N
+ * bytes in M blocks"). */
+ULong heap_peak_bytes(void);
+ULong heap_leaked_bytes(void);
+ULong heap_leaked_blocks(void);
+
+#endif

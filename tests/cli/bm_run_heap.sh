@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Heap profiles (issue 25): the bm engine counts what a program asks its
+# allocator for, in the measured run itself.  Exact on benchmarks whose
+# allocations are known by construction (tests/programs/heap.c), equal to
+# Valgrind's DHAT on real programs measured whole, and no other number
+# moves: every event and cycle count is the one of a run without it.
+. "$(dirname "$0")/lib.sh"
+need_engine
+
+# heap_of REPORT ID: "allocations bytes peak leaked_bytes leaked_blocks".
+heap_of() {
+	json_get "$1" 'my ($b) = grep { $_->{id} eq "'"$2"'" } @{$j->{benchmarks}}; my $h = $b->{heap};
+		$h ? join " ", map { $h->{$_} // "null" } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks) : "none"'
+}
+
+"$BM_RUN" -q -o "$scratch/heap.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
+check_eq "harness mode: every benchmark ran" 0 $?
+check_eq "heap::mallocs: 10 blocks of 100 to 109 bytes, freed" "10 1045 1045 0 0" "$(heap_of "$scratch/heap.json" heap::mallocs)"
+check_eq "heap::realloc_chain: each realloc a new block and its old one's free (DHAT's count)" \
+	"6 504 256 0 0" "$(heap_of "$scratch/heap.json" heap::realloc_chain)"
+check_eq "heap::calloc_zero: calloc(4, 25) and malloc(0), which counts 1 byte" \
+	"2 101 101 0 0" "$(heap_of "$scratch/heap.json" heap::calloc_zero)"
+check_eq "heap::leak: 800 bytes in 2 blocks left allocated (the warm-up run's own are not the measured run's)" \
+	"2 800 800 800 2" "$(heap_of "$scratch/heap.json" heap::leak)"
+check_eq "heap::setup_block: the setup's block freed in the run changes nothing; the run's block is left allocated" \
+	"1 64 64 64 1" "$(heap_of "$scratch/heap.json" heap::setup_block)"
+check_eq "heap::aligned: aligned_alloc, posix_memalign and strdup" "3 774 774 0 0" \
+	"$(heap_of "$scratch/heap.json" heap::aligned)"
+check_eq "heap::none: all zero" "0 0 0 0 0" "$(heap_of "$scratch/heap.json" heap::none)"
+check_eq "the events allocCount and allocBytes are the heap's counts" "10 1045" \
+	"$(json_get "$scratch/heap.json" 'my ($b) = grep { $_->{id} eq "heap::mallocs" } @{$j->{benchmarks}}; "$b->{events}{allocCount} $b->{events}{allocBytes}"')"
+check_eq "the profile charges them to the allocation function, and its callers carry them" "malloc 10 1045; mallocs 10 1045" \
+	"$(json_get "$scratch/heap.json" 'my ($b) = grep { $_->{id} eq "heap::mallocs" } @{$j->{benchmarks}}; my $p = $b->{profile};
+		my ($c) = grep { $p->{events}[$_] eq "allocCount" } 0 .. $#{$p->{events}};
+		my %f = map { $_->{name} => $_ } @{$p->{functions}};
+		join "; ", "malloc $f{malloc}{self}[$c] $f{malloc}{self}[$c + 1]", "mallocs $f{mallocs}{inclusive}[$c] $f{mallocs}{inclusive}[$c + 1]"')"
+
+# No perturbation: the same numbers without heap counting, but for the
+# two events.
+without_heap() {
+	numbers "$1" | sed 's/ alloc\(Bytes\|Count\)=[0-9]*//g'
+}
+"$BM_RUN" -q --no-heap -o "$scratch/noheap.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
+check_eq "--no-heap: no heap object and no allocation events" "none 0" \
+	"$(heap_of "$scratch/noheap.json" heap::mallocs) $(grep -c allocCount "$scratch/noheap.json")"
+check_eq "harness mode: every event and cycle count the same with heap counting" \
+	"$(without_heap "$scratch/noheap.json")" "$(without_heap "$scratch/heap.json")"
+for prog in whole sort fib; do
+	"$BM_RUN" -q --no-profile --whole -o "$scratch/$prog.on.json" -- "$PROGRAMS/$prog" >/dev/null 2>&1
+	"$BM_RUN" -q --no-profile --whole --no-heap -o "$scratch/$prog.off.json" -- "$PROGRAMS/$prog" >/dev/null 2>&1
+	check_eq "whole process, tests/programs/$prog: the same numbers with heap counting" \
+		"$(without_heap "$scratch/$prog.off.json")" "$(without_heap "$scratch/$prog.on.json")"
+done
+"$BM_RUN" -q --no-profile --model bm-model/2 -o "$scratch/m2.on.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
+"$BM_RUN" -q --no-profile --model bm-model/2 --no-heap -o "$scratch/m2.off.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
+check_eq "bm-model/2: the same numbers with heap counting" \
+	"$(without_heap "$scratch/m2.off.json")" "$(without_heap "$scratch/m2.on.json")"
+
+# Symbol mode: what the function's calls allocated (no peak or leaks:
+# those are a dump's).
+cat >"$scratch/sym.c" <<'EOC'
+#include <stdlib.h>
+__attribute__((noinline)) void **build(int n)
+{
+	void **v = malloc((size_t)n * sizeof *v);
+	for (int i = 0; i < n; i++)
+		v[i] = malloc(32);
+	return v;
+}
+__attribute__((noinline)) void drop(void **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+int main(void)
+{
+	void **a = build(4), **b = build(2);
+	drop(a, 4);
+	drop(b, 2);
+	return 0;
+}
+EOC
+if ${CC:-cc} -O1 -g -o "$scratch/sym" "$scratch/sym.c"; then
+	"$BM_RUN" -q --no-profile --bench build --bench drop -o "$scratch/sym.json" -- "$scratch/sym" >/dev/null 2>&1
+	check_eq "symbol mode: the blocks of a function's calls (2 calls: 5 and 3 blocks), no peak; none in another" \
+		"8 240 null null null; 0 0 null null null" \
+		"$(heap_of "$scratch/sym.json" sym::build); $(heap_of "$scratch/sym.json" sym::drop)"
+else
+	not_ok "a C compiler builds the symbol-mode test program"
+fi
+
+# C++: new[], a vector's growth and nothrow new counted once each (their
+# malloc inside is not a second block); placement new allocates nothing.
+cat >"$scratch/cxx.cc" <<'EOC'
+#include <new>
+#include <vector>
+int main()
+{
+	int *a = new int[10];
+	delete[] a;
+	std::vector<long> v;
+	for (long i = 0; i < 5; i++)
+		v.push_back(i);
+	int *n = new (std::nothrow) int(1);
+	delete n;
+	alignas(int) char buf[sizeof(int)];
+	int *p = new (buf) int(3);
+	return *p == 3 ? 0 : 1;
+}
+EOC
+if ${CXX:-g++} -O0 -o "$scratch/cxx" "$scratch/cxx.cc" 2>"$scratch/cxx.err"; then
+	"$BM_RUN" -q --no-profile --name cxx -o "$scratch/cxx.json" -- "$scratch/cxx" >/dev/null 2>&1
+	# libstdc++'s emergency pool (72704 bytes) is allocated at start-up and
+	# never freed; then 40 (new int[10]), 8 16 32 64 (the vector), 4.
+	check_eq "C++ whole process: new[], a vector's growth, nothrow new; not placement new" \
+		"7 72868 72800 72704 1" "$(heap_of "$scratch/cxx.json" cxx)"
+else
+	not_ok "g++ builds a C++ test program (./quickstart test installs g++): $(head -n 1 "$scratch/cxx.err")"
+fi
+
+# Real programs, whole: the totals and the peak DHAT gives for the same
+# run (DHAT frees glibc's own memory before its end, so leaks differ).
+head -c 200000 "$top_srcdir/docs/performance.md" >"$scratch/input"
+for cmd in "xz -3 -c" "sqlite3 :memory:" "zstd -3 -c"; do
+	prog=${cmd%% *}
+	path=$(command -v "$prog") || { echo "# $prog is not installed: not compared with DHAT"; continue; }
+	set -- $cmd
+	shift
+	if [ "$prog" = sqlite3 ]; then
+		printf 'create table t(a, b);\ninsert into t values (1, 2), (3, 4);\nselect sum(a) from t;\n' >"$scratch/in.$prog"
+	else
+		cp "$scratch/input" "$scratch/in.$prog"
+	fi
+	"$BM_RUN" -q --no-profile --name "$prog" -o "$scratch/$prog.json" -- "$path" "$@" <"$scratch/in.$prog" >/dev/null 2>&1
+	dhat=$(env -i LC_ALL=C "$VALGRIND" --tool=dhat --dhat-out-file=/dev/null "$path" "$@" <"$scratch/in.$prog" 2>&1 >/dev/null |
+		perl -ne 's/,//g; $t = "$2 $1" if /Total:\s+(\d+) bytes in (\d+) blocks/; $p = $1 if /At t-gmax:\s+(\d+) bytes/; END { print "$t $p" }')
+	check_eq "$cmd, whole process: blocks, bytes and peak as DHAT counts them" "$dhat" \
+		"$(heap_of "$scratch/$prog.json" "$prog" | cut -d' ' -f1-3)"
+done
+
+"$BM_RUN" -q --no-profile --engine callgrind -o "$scratch/cg.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
+check_eq "--engine callgrind: no heap counts" "none" "$(heap_of "$scratch/cg.json" heap::mallocs)"
+
+done_testing
