@@ -52,7 +52,8 @@ static const char usage_text[] =
 	"  --threshold T        the regression threshold, 0 to 0.5 (default: the\n"
 	"                       config's, else the project's online, 0.10 offline)\n"
 	"  --metric M           gate on cycles (speed, the default), instructions\n"
-	"                       or syscalls (their count)\n"
+	"                       or syscalls (their count), or the heap's allocations,\n"
+	"                       bytes_allocated or peak_bytes (bm engine)\n"
 	"  --config FILE        per-benchmark thresholds and defaults (bm.json; see\n"
 	"                       docs/bm-check.md)\n"
 	"  --markdown FILE      write the Markdown summary to FILE (it is also\n"
@@ -185,7 +186,7 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_CONFIG: o->config = optarg; break;
 		case OPT_METRIC:
 			if (gate_metric_lookup(optarg, &o->metric)) {
-				log_error("--metric needs cycles, instructions or syscalls, not '%s'", optarg);
+				log_error("--metric needs %s, not '%s'", gate_metric_list, optarg);
 				return 2;
 			}
 			o->has_metric = 1;

@@ -240,6 +240,7 @@ static void counts_of(const struct bm_result *b, struct gate_counts *g)
 	g->has_cycles = 1;
 	g->cycles = b->cycles;
 	g->events = b->events;
+	g->heap = b->heap;
 }
 
 /* An imported benchmark's own figures, shown instead of derived speeds:

@@ -42,6 +42,9 @@ const char *check_cell_value_name(const struct check *c, int base)
 		[GATE_CYCLES] = {"speed", "base speed"},
 		[GATE_INSTRUCTIONS] = {"Ir", "base Ir"},
 		[GATE_SYSCALLS] = {"calls", "base calls"},
+		[GATE_ALLOCATIONS] = {"blocks", "base blocks"},
+		[GATE_BYTES_ALLOCATED] = {"bytes", "base bytes"},
+		[GATE_PEAK_BYTES] = {"peak", "base peak"},
 	};
 	return names[c->metric][base];
 }

@@ -68,7 +68,7 @@ static int read_root(struct check_config *cfg, const json_t *root, char **err)
 			cfg->has_threshold = 1;
 		} else if (!strcmp(key, "metric")) {
 			if (!json_is_string(v) || gate_metric_lookup(json_string_value(v), &cfg->metric))
-				return bm_error(err, "metric: expected \"cycles\", \"instructions\" or \"syscalls\"");
+				return bm_error(err, "metric: expected one of %s", gate_metric_list);
 			cfg->has_metric = 1;
 		} else if (!strcmp(key, "benchmarks")) {
 			if (!json_is_object(v))

@@ -33,8 +33,11 @@ static int check_entry(const char *key, const json_t *v, char **why)
 		slashes += *p == '/';
 	if (slashes < 3 || first == key)
 		return bm_error(why, "key '%s': expected PLATFORM/SUITE/BENCHMARK/METRIC", key);
-	if (strcmp(last + 1, "speed") && strcmp(last + 1, "instructions") && strcmp(last + 1, "syscalls"))
-		return bm_error(why, "key '%s': metric '%s' is not one bm-check gates on (speed, instructions or syscalls)",
+	enum gate_metric m;
+	if (strcmp(last + 1, "speed") && (gate_metric_lookup(last + 1, &m) || m == GATE_CYCLES))
+		return bm_error(why,
+				"key '%s': metric '%s' is not one bm-check gates on (speed, instructions, syscalls, allocations, "
+				"bytes_allocated or peak_bytes)",
 				key, last + 1);
 	if (!json_is_object(v))
 		return bm_error(why, "key '%s': expected an object {\"improve\": X, \"regress\": Y}", key);

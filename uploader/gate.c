@@ -5,13 +5,20 @@
 #include "gate.h"
 
 #include "fmt.h"
+#include "xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[] = {[GATE_CYCLES] = "cycles",
 				    [GATE_INSTRUCTIONS] = "instructions",
-				    [GATE_SYSCALLS] = "syscalls"};
+				    [GATE_SYSCALLS] = "syscalls",
+				    [GATE_ALLOCATIONS] = "allocations",
+				    [GATE_BYTES_ALLOCATED] = "bytes_allocated",
+				    [GATE_PEAK_BYTES] = "peak_bytes"};
+
+const char gate_metric_list[] = "cycles, instructions, syscalls, allocations, bytes_allocated or peak_bytes";
 
 const char *gate_metric_name(enum gate_metric m)
 {
@@ -30,8 +37,24 @@ int gate_metric_lookup(const char *name, enum gate_metric *m)
 
 int gate_count(enum gate_metric m, const struct gate_counts *c, uint64_t *count)
 {
+	if (m == GATE_CYCLES || !c)
+		return 0;
+	const struct bm_heap *h = &c->heap;
+	switch (m) {
+	case GATE_ALLOCATIONS:
+		*count = h->allocations;
+		return h->measured;
+	case GATE_BYTES_ALLOCATED:
+		*count = h->bytes_allocated;
+		return h->measured;
+	case GATE_PEAK_BYTES:
+		*count = h->peak_bytes;
+		return h->has_peak;
+	default:
+		break;
+	}
 	enum bm_event ev = m == GATE_SYSCALLS ? BM_EV_SYSCOUNT : BM_EV_IR;
-	if (m == GATE_CYCLES || !c || !events_has(&c->events, ev))
+	if (!events_has(&c->events, ev))
 		return 0;
 	*count = c->events.v[ev];
 	return 1;
@@ -87,7 +110,23 @@ int gate_layout_only(const struct bm_events *head, const struct bm_events *base)
 	return moved > 0 && moved <= GATE_LAYOUT_MISSES_MAX;
 }
 
+static int cycles_cause(const struct gate_counts *head, const struct gate_counts *base, char *buf, size_t size);
+
 int gate_cause(const struct gate_counts *head, const struct gate_counts *base, char *buf, size_t size)
+{
+	if (!cycles_cause(head, base, buf, size))
+		return 0;
+	const struct bm_heap *h = &head->heap, *b = &base->heap;
+	if (!h->measured || !b->measured || h->allocations <= b->allocations)
+		return 1;
+	char blocks[FMT_SIZE + 1], bytes[FMT_SIZE + 1], *why = xstrdup(buf);
+	snprintf(buf, size, "more allocations (%s, %s bytes): %s", delta(blocks, h->allocations, b->allocations),
+		 delta(bytes, h->bytes_allocated, b->bytes_allocated), why);
+	free(why);
+	return 1;
+}
+
+static int cycles_cause(const struct gate_counts *head, const struct gate_counts *base, char *buf, size_t size)
 {
 	static const enum bm_event l1[] = {BM_EV_I1MR, BM_EV_D1MR, BM_EV_D1MW}, ll[] = {BM_EV_ILMR, BM_EV_DLMR, BM_EV_DLMW};
 	buf[0] = '\0';

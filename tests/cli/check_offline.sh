@@ -203,7 +203,7 @@ check_eq "expectations that judge no benchmark: a loud warning naming the key in
 	"$(bmc --base x0.json --head x1.json --expectations elsewhere.json >/dev/null; cat err)|$(grep 'platform key' out)"
 printf '{"load": true, "x/sort/a/cycles": {"improve": 0.05, "regress": -0.05}}\n' >metric.json
 check_eq "expectations on another metric: a warning" \
-	"bm-check: warning: metric.json: key 'x/sort/a/cycles': metric 'cycles' is not one bm-check gates on (speed, instructions or syscalls); going on without expectations" \
+	"bm-check: warning: metric.json: key 'x/sort/a/cycles': metric 'cycles' is not one bm-check gates on (speed, instructions, syscalls, allocations, bytes_allocated or peak_bytes); going on without expectations" \
 	"$(bmc --base x0.json --head x1.json --expectations metric.json >/dev/null; cat err)"
 printf '{"load": tru' >syntax.json
 check "expectations that are not JSON: a warning with the line" \
@@ -272,7 +272,24 @@ check_eq "--metric syscalls: counts, a count of zero compared as one call" \
 printf '{"metric": "syscalls"}' >sys.json
 check_eq "the config may choose the metric; --metric wins" "1 0" \
 	"$(bmc --base s0.json --head s1.json --config sys.json) $(bmc --base s0.json --head s1.json --config sys.json --metric cycles)"
-check_eq "--metric: an unknown name is a usage error" "2|bm-check: --metric needs cycles, instructions or syscalls, not 'walltime'" \
+# -- the heap's metrics (the bm engine's heap counts) --
+make_report h0.json main 5a5a5a 2026-11-01T10:00:00Z "" 100,100,100 heap_allocations=10,0,4 heap_bytes_allocated=1000,0,64 heap_peak_bytes=500,0,64
+make_report h1.json main 5b5b5b 2026-11-02T10:00:00Z 5a5a5a 90,100,100 heap_allocations=22,2,4 heap_bytes_allocated=5096,16,64 heap_peak_bytes=500,16,32
+check_eq "--metric allocations: block counts, none compared as one" \
+	"1|commit impact: -54.55% (threshold 10%, metric allocations)|benchmark  base blocks  blocks   impact|suite::b1           10      22  -54.55%|suite::b2            0       2  -50.00%|1 unchanged" \
+	"$(bmc --base h0.json --head h1.json --metric allocations)|$(sed -n 3p out)|$(sed -n '6,$p' out | paste -sd'|')"
+check_eq "--metric bytes_allocated and peak_bytes: bytes, the same way" \
+	"1 suite::b1 -80.38%|1 suite::b3 +100.00%" \
+	"$(bmc --base h0.json --head h1.json --metric bytes_allocated) $(grep '^suite::b1' out | awk '{ print $1, $4 }')|$(bmc --base h0.json --head h1.json --metric peak_bytes --threshold 0.5) $(grep '^suite::b3' out | awk '{ print $1, $4 }')"
+check_eq "cycles: a slowdown with more blocks names them first" \
+	"suite::b1      100 /s  90 /s  -10.00%  more allocations (+12, +4,096 bytes): more instructions (Ir +11.11%)" \
+	"$(bmc --base h0.json --head h1.json --threshold 0.05 >/dev/null; grep '^suite::b1' out)"
+make_report h2.json main 5c5c5c 2026-11-02T10:00:00Z 5a5a5a 100,100,100
+check_eq "--metric allocations against reports without heap counts: nothing to compare, and no regression" \
+	"0" "$(bmc --base h0.json --head h2.json --metric allocations)"
+printf '{"metric": "peak_bytes"}' >peak.json
+check_eq "the config may choose a heap metric" "1" "$(bmc --base h0.json --head h1.json --config peak.json)"
+check_eq "--metric: an unknown name is a usage error" "2|bm-check: --metric needs cycles, instructions, syscalls, allocations, bytes_allocated or peak_bytes, not 'walltime'" \
 	"$(bmc --base s0.json --head s1.json --metric walltime)|$(head -n 1 err)"
 
 done_testing

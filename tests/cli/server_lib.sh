@@ -142,7 +142,9 @@ body() {
 # instead of b1, b2, ...); engine=NAME (tool.engine) and cpu=TEXT
 # (model.cpu), both absent otherwise, as in a report of the bm engine's
 # default CPU; ev_NAME=V1,V2,... sets event NAME of each benchmark (Ir is
-# the cycles otherwise, sysCount 1).
+# the cycles otherwise, sysCount 1); heap_NAME=V1,V2,... gives each a heap
+# object (allocations, bytes_allocated, peak_bytes, ...; unnamed counts 0,
+# peak and leaks 0 when one of them is named, else null).
 make_report() {
 	perl -MJSON::PP -e '
 		my ($file, $branch, $sha, $ts, $anc, $speeds, @kv) = @ARGV;
@@ -167,6 +169,15 @@ make_report() {
 		for my $k (grep { /^ev_/ } keys %o) {
 			my @v = split /,/, $o{$k};
 			$b[$_]{events}{substr $k, 3} = $v[$_] + 0 for grep { $b[$_]{status} eq "ok" } 0 .. $#v;
+		}
+		for my $k (grep { /^heap_/ } keys %o) {
+			my @v = split /,/, $o{$k};
+			$b[$_]{heap}{substr $k, 5} = $v[$_] + 0 for grep { $b[$_]{status} eq "ok" } 0 .. $#v;
+		}
+		for my $h (map { $_->{heap} // () } @b) {
+			$h->{$_} //= 0 for qw(allocations bytes_allocated);
+			my $peak = grep { defined $h->{$_} } qw(peak_bytes leaked_bytes leaked_blocks);
+			$h->{$_} //= $peak ? 0 : undef for qw(peak_bytes leaked_bytes leaked_blocks);
 		}
 		my $r = { schema => "bm-report/1", run_id => $o{run_id} // "run-$sha-" . ($o{pr} // "push") . "-" . ($o{model} // "m1"),
 			created_at => "2026-11-22T10:00:00Z",

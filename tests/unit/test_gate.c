@@ -37,10 +37,14 @@ static void cause_is(const struct gate_counts *head, const struct gate_counts *b
 
 START_TEST(names_round_trip)
 {
-	static const enum gate_metric metrics[] = {GATE_CYCLES, GATE_INSTRUCTIONS, GATE_SYSCALLS};
+	static const enum gate_metric metrics[] = {GATE_CYCLES,      GATE_INSTRUCTIONS,    GATE_SYSCALLS,
+						   GATE_ALLOCATIONS, GATE_BYTES_ALLOCATED, GATE_PEAK_BYTES};
 	ck_assert_str_eq(gate_metric_name(GATE_CYCLES), "cycles");
 	ck_assert_str_eq(gate_metric_name(GATE_INSTRUCTIONS), "instructions");
 	ck_assert_str_eq(gate_metric_name(GATE_SYSCALLS), "syscalls");
+	ck_assert_str_eq(gate_metric_name(GATE_ALLOCATIONS), "allocations");
+	ck_assert_str_eq(gate_metric_name(GATE_BYTES_ALLOCATED), "bytes_allocated");
+	ck_assert_str_eq(gate_metric_name(GATE_PEAK_BYTES), "peak_bytes");
 	for (size_t i = 0; i < sizeof metrics / sizeof *metrics; i++) {
 		enum gate_metric m = (enum gate_metric)-1;
 		ck_assert_int_eq(gate_metric_lookup(gate_metric_name(metrics[i]), &m), 0);
@@ -180,6 +184,43 @@ START_TEST(layout_only)
 }
 END_TEST
 
+/* The heap's metrics: counts where the heap was measured (the peak only
+ * where a dump gave one), zero compared as one; and a slowdown with more
+ * blocks names them before its cycles' cause. */
+START_TEST(heap_metrics_and_cause)
+{
+	struct gate_counts none = {.has_cycles = 1, .cycles = 1000};
+	struct gate_counts c = none;
+	c.heap = (struct bm_heap){.measured = 1, .allocations = 4, .bytes_allocated = 0};
+	uint64_t n;
+	double f;
+	ck_assert_int_eq(gate_count(GATE_ALLOCATIONS, &c, &n), 1);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_int_eq(gate_figure(GATE_ALLOCATIONS, 1, &c, &f), 1);
+	ck_assert(f == 0.25);
+	ck_assert_int_eq(gate_figure(GATE_BYTES_ALLOCATED, 1, &c, &f), 1);
+	ck_assert(f == 1.0);
+	ck_assert_int_eq(gate_count(GATE_PEAK_BYTES, &c, &n), 0);
+	ck_assert_int_eq(gate_figure(GATE_ALLOCATIONS, 1, &none, &f), 0);
+	c.heap.has_peak = 1;
+	c.heap.peak_bytes = 64;
+	ck_assert_int_eq(gate_count(GATE_PEAK_BYTES, &c, &n), 1);
+	ck_assert_uint_eq(n, 64);
+
+	const enum bm_event ir[] = {BM_EV_IR};
+	const uint64_t b800[] = {800}, h900[] = {900};
+	struct gate_counts base = counts(1000, ir, b800, 1), head = counts(1200, ir, h900, 1);
+	base.heap = (struct bm_heap){.measured = 1, .allocations = 10, .bytes_allocated = 1000};
+	head.heap = (struct bm_heap){.measured = 1, .allocations = 22, .bytes_allocated = 5096};
+	cause_is(&head, &base, "more allocations (+12, +4,096 bytes): more instructions (Ir +12.50%)");
+	head.heap.allocations = 10; /* the same blocks: the cycles' cause alone */
+	cause_is(&head, &base, "more instructions (Ir +12.50%)");
+	head.heap.allocations = 30;
+	base.heap.measured = 0; /* one side not counted: nothing said of it */
+	cause_is(&head, &base, "more instructions (Ir +12.50%)");
+}
+END_TEST
+
 START_TEST(cause_more_instructions)
 {
 	const uint64_t base_v[NALL] = {800, 300, 200, 10, 20, 5, 4, 8, 2};
@@ -278,6 +319,7 @@ int main(void)
 	tcase_add_test(tc, count_shown);
 	tcase_add_test(tc, layout_only);
 	tcase_add_test(tc, cause_more_instructions);
+	tcase_add_test(tc, heap_metrics_and_cause);
 	tcase_add_test(tc, cause_more_cache_misses);
 	tcase_add_test(tc, cause_code_layout);
 	tcase_add_test(tc, cause_none);
