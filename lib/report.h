@@ -84,6 +84,10 @@ struct bm_heap {
 	uint64_t allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks;
 };
 
+/* A "heap" object into *h (at: its path, "benchmarks[0].heap.", for the
+ * messages): the counts required, the peak and leaks all three or none. */
+int report_heap_from_json(const json_t *o, const char *at, struct bm_heap *h, char **err);
+
 struct bm_result {
 	char *id;    /* "suite::name[tag]" */
 	char *suite; /* or NULL */

@@ -247,11 +247,8 @@ static int read_syscalls(const json_t *o, const char *bat, struct bm_syscalls *s
 	return 0;
 }
 
-/* "heap": the counts, and the peak and leaks all three or none (null). */
-static int read_heap(const json_t *o, const char *bat, struct bm_heap *h, char **err)
+int report_heap_from_json(const json_t *o, const char *at, struct bm_heap *h, char **err)
 {
-	char at[FIELD_MAX];
-	field_path(at, "%sheap.", bat);
 	if (field_count(o, at, "allocations", &h->allocations, err) ||
 	    field_count(o, at, "bytes_allocated", &h->bytes_allocated, err))
 		return -1;
@@ -271,6 +268,13 @@ static int read_heap(const json_t *o, const char *bat, struct bm_heap *h, char *
 		return bm_error(err, "%speak_bytes, leaked_bytes and leaked_blocks: expected all three or none", at);
 	h->has_peak = given == 3;
 	return 0;
+}
+
+static int read_heap(const json_t *o, const char *bat, struct bm_heap *h, char **err)
+{
+	char at[FIELD_MAX];
+	field_path(at, "%sheap.", bat);
+	return report_heap_from_json(o, at, h, err);
 }
 
 static int read_events(const json_t *o, const char *bat, struct bm_events *ev, char **err)

@@ -319,24 +319,20 @@ static void judge(const struct judging *j, struct check *c)
 	check_judge(c, j->metric, j->has_threshold ? j->threshold : c->threshold, j->cfg);
 }
 
-/* A heap metric where no benchmark has heap counts would pass every
- * benchmark without looking at one: refused, saying why. */
+/* A heap metric where no benchmark of the head has heap counts would
+ * pass every benchmark without looking at one: refused, saying why. */
 static int heap_counts_missing(const struct check *c, enum gate_metric m, int online)
 {
 	if (m != GATE_ALLOCATIONS && m != GATE_BYTES_ALLOCATED && m != GATE_PEAK_BYTES)
 		return 0;
 	uint64_t n;
 	for (size_t i = 0; i < c->nrows; i++)
-		if (gate_count(m, &c->rows[i].counts, &n) || gate_count(m, &c->rows[i].base_counts, &n))
+		if (gate_count(m, &c->rows[i].counts, &n))
 			return 0;
-	if (online)
-		log_error("--metric %s: the server's report has no heap counts (bm-server does not keep them yet); "
-			  "gate on them offline: bm-check --base BASE.json --head HEAD.json --metric %s",
-			  gate_metric_name(m), gate_metric_name(m));
-	else
-		log_error("--metric %s: no benchmark of either report has %s (the bm engine counts the heap unless "
-			  "bm-run --no-heap; callgrind does not)",
-			  gate_metric_name(m), m == GATE_PEAK_BYTES ? "a heap peak (symbol mode has none)" : "heap counts");
+	log_error("--metric %s: no benchmark of %s has %s (the bm engine counts the heap unless bm-run --no-heap; "
+		  "callgrind does not)",
+		  gate_metric_name(m), online ? "the server's report" : "the head report",
+		  m == GATE_PEAK_BYTES ? "a heap peak (symbol mode has none)" : "heap counts");
 	return 1;
 }
 

@@ -346,9 +346,9 @@ static int verdict_of_name(const char *name, enum verdict *v)
  * them to "ok" results); an unknown event name is skipped, for a newer
  * server. */
 static int read_counts(const json_t *b, const char *at, const char *cycles_key, const char *events_key,
-		       struct gate_counts *g, char **err)
+		       const char *heap_key, struct gate_counts *g, char **err)
 {
-	json_t *events, *v;
+	json_t *events, *v, *heap;
 	const char *name;
 	char in[FIELD_MAX];
 	memset(g, 0, sizeof *g);
@@ -356,6 +356,11 @@ static int read_counts(const json_t *b, const char *at, const char *cycles_key, 
 	if (has < 0 || field_object(b, at, events_key, FIELD_OPTIONAL, &events, err))
 		return -1;
 	g->has_cycles = has;
+	if (field_object(b, at, heap_key, FIELD_OPTIONAL, &heap, err))
+		return -1;
+	field_path(in, "%s%s.", at, heap_key);
+	if (heap && report_heap_from_json(heap, in, &g->heap, err))
+		return -1;
 	field_path(in, "%s%s.", at, events_key);
 	json_object_foreach(events, name, v) {
 		int e = events_lookup(name);
@@ -424,8 +429,8 @@ static int read_row(const json_t *benchmarks, size_t i, struct check_row *o, cha
 	    (hv = field_optional_number(b, at, "value", &o->value, err)) < 0 ||
 	    (hbv = field_optional_number(b, at, "base_value", &o->base_value, err)) < 0)
 		return -1;
-	if (read_counts(b, at, "cycles", "events", &o->counts, err) ||
-	    read_counts(b, at, "base_cycles", "base_events", &o->base_counts, err) || read_ack(b, at, o, err))
+	if (read_counts(b, at, "cycles", "events", "heap", &o->counts, err) ||
+	    read_counts(b, at, "base_cycles", "base_events", "base_heap", &o->base_counts, err) || read_ack(b, at, o, err))
 		return -1;
 	o->unit = unit && (hv || hbv) ? bm_escape_controls(unit) : NULL;
 	o->has_value = o->unit && hv;

@@ -109,6 +109,31 @@ static void add_counts(struct json_buf *b, const char *cycles_key, const char *e
 	json_buf_lit(b, "}");
 }
 
+/* The result's heap counts (the bm engine's), for bm-check's heap
+ * metrics: {"allocations", "bytes_allocated", "peak_bytes",
+ * "leaked_bytes", "leaked_blocks"}, the last three null in symbol mode. */
+static void add_heap(struct json_buf *b, const char *heap_key, const struct store_result *x)
+{
+	if (!x || x->status != BM_STATUS_OK || !x->heap.measured)
+		return;
+	const struct bm_heap *h = &x->heap;
+	key(b, heap_key);
+	json_buf_lit(b, "{\"allocations\":");
+	json_buf_int(b, (int64_t)h->allocations);
+	json_buf_lit(b, ",\"bytes_allocated\":");
+	json_buf_int(b, (int64_t)h->bytes_allocated);
+	static const char *const rest[] = {"peak_bytes", "leaked_bytes", "leaked_blocks"};
+	const uint64_t v[] = {h->peak_bytes, h->leaked_bytes, h->leaked_blocks};
+	for (int k = 0; k < 3; k++) {
+		key(b, rest[k]);
+		if (h->has_peak)
+			json_buf_int(b, (int64_t)v[k]);
+		else
+			json_buf_lit(b, "null");
+	}
+	json_buf_lit(b, "}");
+}
+
 /* An imported result's own figure, for showing: "metric", "unit",
  * "value" and the baseline's "base_value" (its speed is derived from it). */
 static void add_metric(struct json_buf *b, const struct store_result *h, const struct store_result *base)
@@ -156,6 +181,8 @@ static void add_benchmark_row(struct text *t, const struct commit_report *cr, co
 	}
 	add_counts(b, "cycles", "events", h);
 	add_counts(b, "base_cycles", "base_events", base);
+	add_heap(b, "heap", h);
+	add_heap(b, "base_heap", base);
 	add_metric(b, h, base);
 	const struct store_ack *ack = h ? commit_report_ack(cr, r->id) : NULL;
 	if (ack) {

@@ -322,6 +322,22 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 	return st->be->commit_results(st->db, project, run, results, n, err);
 }
 
+void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METRICS],
+			   const double v[STORE_HEAP_METRICS])
+{
+	if (!has[0] || !has[1])
+		return;
+	x->heap = (struct bm_heap){.measured = 1,
+				   .has_peak = has[2] && has[3] && has[4],
+				   .allocations = (uint64_t)v[0],
+				   .bytes_allocated = (uint64_t)v[1]};
+	if (x->heap.has_peak) {
+		x->heap.peak_bytes = (uint64_t)v[2];
+		x->heap.leaked_bytes = (uint64_t)v[3];
+		x->heap.leaked_blocks = (uint64_t)v[4];
+	}
+}
+
 void store_results_free(struct store_result *results, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

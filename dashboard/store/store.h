@@ -177,6 +177,7 @@ struct store_result {
 	double value;
 	char *run_id;            /* the run it came from (a commit may have several) */
 	int has_profile;         /* whether that run stored its profile */
+	struct bm_heap heap;     /* its heap counts (measured 0: none kept) */
 };
 /* The results of commit sha with run's model and platform: every such run
  * of the commit, a benchmark's newest result winning; sorted by id

@@ -29,6 +29,25 @@ struct store_run_row {
 /* A benchmark's result as it is written (store_write.c's rules made it from
  * the report: the speed of an imported benchmark, the compressed
  * profile).  Absent values are NULL in the database. */
+/* A simulated result's heap counts (report.h's struct bm_heap) are kept
+ * as metrics of its own (result_metrics), from this position on, so that
+ * they have a history by name as imported metrics do and an imported
+ * benchmark's primary metric (position 0) stays the only one at 0. */
+#define STORE_HEAP_POSITION 1000
+#define STORE_HEAP_METRICS 5 /* allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks */
+/* The SQL of a commit result's heap counts, in that order, beside a row
+ * g of results (both backends' commit reads end with these columns), and
+ * the result's heap from them (has[k]: column k was not NULL). */
+#define STORE_HEAP_VALUE(name)                                                                             \
+	"(SELECT h.value FROM result_metrics h WHERE h.run = g.run AND h.benchmark = g.benchmark AND h.name = '" \
+	name "')"
+#define STORE_HEAP_COLUMNS                                                                                  \
+	STORE_HEAP_VALUE("allocations") ", " STORE_HEAP_VALUE("bytes_allocated") ", "                         \
+	STORE_HEAP_VALUE("peak_bytes") ", " STORE_HEAP_VALUE("leaked_bytes") ", " STORE_HEAP_VALUE("leaked_blocks")
+struct store_result;
+void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METRICS],
+			   const double v[STORE_HEAP_METRICS]);
+
 struct store_row {
 	int64_t benchmark;
 	enum bm_status status;
@@ -37,8 +56,10 @@ struct store_row {
 	double speed, time_s;
 	uint64_t cycles;
 	struct bm_events events; /* those present */
-	const struct bm_metric *metrics; /* an imported benchmark's, in order */
+	const struct bm_metric *metrics; /* an imported benchmark's, in order, or the heap's */
 	size_t nmetrics;
+	size_t metric_position; /* metrics[0]'s position: 0, or STORE_HEAP_POSITION */
+	struct bm_metric heap[STORE_HEAP_METRICS]; /* (what metrics points to for the heap's) */
 	const unsigned char *profile; /* zlib of {"profile", "syscalls"}, or NULL */
 	size_t profile_size, profile_raw;
 };

@@ -82,6 +82,25 @@ static int profile_blob(const struct bm_result *b, unsigned char **data, size_t 
 	return rc;
 }
 
+/* A simulated result's heap counts as metrics (STORE_HEAP_POSITION on):
+ * the peak and leaks only where the report has them (not symbol mode). */
+static void heap_metrics(const struct bm_heap *h, struct store_row *row)
+{
+	static char blocks[] = "blocks", bytes[] = "bytes";
+	static char allocations[] = "allocations", bytes_allocated[] = "bytes_allocated", peak[] = "peak_bytes",
+		    leaked[] = "leaked_bytes", leaked_blocks[] = "leaked_blocks";
+	if (!h->measured)
+		return;
+	row->heap[0] = (struct bm_metric){allocations, blocks, (double)h->allocations};
+	row->heap[1] = (struct bm_metric){bytes_allocated, bytes, (double)h->bytes_allocated};
+	row->heap[2] = (struct bm_metric){peak, bytes, (double)h->peak_bytes};
+	row->heap[3] = (struct bm_metric){leaked, bytes, (double)h->leaked_bytes};
+	row->heap[4] = (struct bm_metric){leaked_blocks, blocks, (double)h->leaked_blocks};
+	row->metrics = row->heap;
+	row->nmetrics = h->has_peak ? 5 : 2;
+	row->metric_position = STORE_HEAP_POSITION;
+}
+
 /* The row b is stored as (the rules are here, not in a backend).  *blob
  * is the compressed profile the row points to (the caller frees it). */
 static int result_row(const struct bm_result *b, int64_t bench, struct store_row *row, unsigned char **blob,
@@ -108,6 +127,7 @@ static int result_row(const struct bm_result *b, int64_t bench, struct store_row
 		row->cycles = b->cycles;
 		row->time_s = b->time_s;
 		row->events = b->events;
+		heap_metrics(&b->heap, row);
 	}
 	/* Nothing to show in the profile view: no profile (its API answers
 	 * 404). */

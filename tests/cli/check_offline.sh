@@ -286,8 +286,8 @@ check_eq "cycles: a slowdown with more blocks names them first" \
 	"$(bmc --base h0.json --head h1.json --threshold 0.05 >/dev/null; grep '^suite::b1' out)"
 make_report h2.json main 5c5c5c 2026-11-02T10:00:00Z 5a5a5a 100,100,100
 check_eq "--metric allocations against reports without heap counts: exit 2, and why" \
-	"2|bm-check: --metric allocations: no benchmark of either report has heap counts (the bm engine counts the heap unless bm-run --no-heap; callgrind does not)" \
-	"$(bmc --base h2.json --head h2.json --metric allocations)|$(cat err)"
+	"2|bm-check: --metric allocations: no benchmark of the head report has heap counts (the bm engine counts the heap unless bm-run --no-heap; callgrind does not)" \
+	"$(bmc --base h0.json --head h2.json --metric allocations)|$(cat err)"
 printf '{"metric": "peak_bytes"}' >peak.json
 check_eq "the config may choose a heap metric" "1" "$(bmc --base h0.json --head h1.json --config peak.json)"
 check_eq "--metric: an unknown name is a usage error" "2|bm-check: --metric needs cycles, instructions, syscalls, allocations, bytes_allocated or peak_bytes, not 'walltime'" \

@@ -86,8 +86,8 @@ check_output "... the same table" offline.table online.table
 check_eq "cycles online: more cache misses named" \
 	"suite::b1      100 /s  80 /s  -20.00%  more cache misses (Ir +0.00%, L1 misses +120,000, LL misses +120,000)" \
 	"$(bmc --server "$server_url" --project demo --commit 5b5b5b >/dev/null; grep '^suite::b1' out)"
-check_eq "--metric allocations online: exit 2 (the server keeps no heap counts yet), and what to do" \
-	"2|bm-check: --metric allocations: the server's report has no heap counts (bm-server does not keep them yet); gate on them offline: bm-check --base BASE.json --head HEAD.json --metric allocations" \
+check_eq "--metric allocations online, reports without heap counts: exit 2, and why" \
+	"2|bm-check: --metric allocations: no benchmark of the server's report has heap counts (the bm engine counts the heap unless bm-run --no-heap; callgrind does not)" \
 	"$(bmc --server "$server_url" --project demo --commit 5b5b5b --metric allocations)|$(cat err)"
 printf '{"benchmarks": {"suite::b2": {"threshold": 0.6}, "suite::b1": {"threshold": 0.25}}}' >bm.json
 check_eq "--config online: the benchmarks' own thresholds" "0|verdict: neutral" \

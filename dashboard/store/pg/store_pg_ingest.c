@@ -173,7 +173,7 @@ int pg_result_insert(struct store_tx *tx, int64_t run_pk, const char *branch, in
 		pg_batch_add(&tx->metrics, row->metrics[i].name, 0);
 		pg_batch_add(&tx->metrics, row->metrics[i].unit, 0);
 		pg_batch_add(&tx->metrics, pg_f64(buf, row->metrics[i].value), 0);
-		pg_batch_add(&tx->metrics, pg_i64(buf, (int64_t)i), 0);
+		pg_batch_add(&tx->metrics, pg_i64(buf, (int64_t)(row->metric_position + i)), 0);
 	}
 	if (row->profile) {
 		pg_batch_add(&tx->profiles, run, 0);

@@ -184,7 +184,8 @@ int pg_commit_results(struct store_db *db, int64_t project, const struct store_r
 			    PG_EVENT_COLUMNS " FROM results x JOIN rs ON rs.id = x.run ORDER BY x.benchmark, x.run DESC)"
 			    " SELECT b.name, g.status, g.speed, g.reason, g.run, g.cycles, " PG_EVENT_COLUMNS
 			    ", m.name, m.unit, m.value, rs.run_id,"
-			    " EXISTS (SELECT 1 FROM profiles p WHERE p.run = g.run AND p.benchmark = g.benchmark)"
+			    " EXISTS (SELECT 1 FROM profiles p WHERE p.run = g.run AND p.benchmark = g.benchmark), "
+			    STORE_HEAP_COLUMNS
 			    " FROM g JOIN rs ON rs.id = g.run JOIN benchmarks b ON b.id = g.benchmark"
 			    " LEFT JOIN result_metrics m ON m.run = g.run AND m.benchmark = g.benchmark AND m.position = 0"
 			    " ORDER BY b.name",
@@ -216,6 +217,12 @@ int pg_commit_results(struct store_db *db, int64_t project, const struct store_r
 		}
 		x->run_id = pg_text(r, i, 9 + BM_EV_STORED);
 		x->has_profile = !strcmp(PQgetvalue(r, i, 10 + BM_EV_STORED), "t");
+		int has[STORE_HEAP_METRICS];
+		double heap[STORE_HEAP_METRICS] = {0};
+		for (int k = 0; k < STORE_HEAP_METRICS; k++)
+			if ((has[k] = !PQgetisnull(r, i, 11 + BM_EV_STORED + k)))
+				heap[k] = pg_double(r, i, 11 + BM_EV_STORED + k);
+		store_result_set_heap(x, has, heap);
 	}
 	PQclear(r);
 	return 0;

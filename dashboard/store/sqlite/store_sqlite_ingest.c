@@ -134,7 +134,8 @@ int sq_benchmark_id(struct store_tx *tx, int64_t project, const char *name, int6
 	return rc == SQLITE_ROW ? 0 : sq_error(err, c->db, "benchmark id");
 }
 
-/* The metrics of an imported benchmark, one row each. */
+/* The metrics of an imported benchmark (or a simulated one's heap
+ * counts), one row each. */
 static int insert_metrics(struct conn *c, int64_t run_pk, const struct store_row *row, char **err)
 {
 	for (size_t i = 0; i < row->nmetrics; i++) {
@@ -146,7 +147,7 @@ static int insert_metrics(struct conn *c, int64_t run_pk, const struct store_row
 		sq_bind_text(s, 3, row->metrics[i].name);
 		sq_bind_text(s, 4, row->metrics[i].unit);
 		sqlite3_bind_double(s, 5, row->metrics[i].value);
-		sqlite3_bind_int64(s, 6, (sqlite3_int64)i);
+		sqlite3_bind_int64(s, 6, (sqlite3_int64)(row->metric_position + i));
 		if (sq_run(c, s, err))
 			return -1;
 	}

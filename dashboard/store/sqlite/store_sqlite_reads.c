@@ -175,6 +175,13 @@ static void result_row(sqlite3_stmt *s, void *ctx)
 	}
 	x->run_id = sq_text(s, 9 + BM_EV_STORED);
 	x->has_profile = sqlite3_column_int(s, 10 + BM_EV_STORED);
+	int has[STORE_HEAP_METRICS];
+	double v[STORE_HEAP_METRICS];
+	for (int k = 0; k < STORE_HEAP_METRICS; k++) {
+		has[k] = sqlite3_column_type(s, 11 + BM_EV_STORED + k) != SQLITE_NULL;
+		v[k] = sqlite3_column_double(s, 11 + BM_EV_STORED + k);
+	}
+	store_result_set_heap(x, has, v);
 }
 
 int sq_commit_results(struct store_db *db, int64_t project, const struct store_run *run,
@@ -196,7 +203,8 @@ int sq_commit_results(struct store_db *db, int64_t project, const struct store_r
 		    " FROM x GROUP BY benchmark)"
 		    " SELECT b.name, g.status, g.speed, g.reason, g.run, g.cycles, " EVENT_COLUMNS
 		    ", m.name, m.unit, m.value, r.run_id,"
-		    " EXISTS (SELECT 1 FROM profiles p WHERE p.run = g.run AND p.benchmark = g.benchmark)"
+		    " EXISTS (SELECT 1 FROM profiles p WHERE p.run = g.run AND p.benchmark = g.benchmark), "
+		    STORE_HEAP_COLUMNS
 		    " FROM g JOIN benchmarks b ON b.id = g.benchmark JOIN runs r ON r.id = g.run"
 		    " LEFT JOIN result_metrics m ON m.run = g.run AND m.benchmark = g.benchmark AND m.position = 0"
 		    " ORDER BY b.name",
