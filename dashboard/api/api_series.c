@@ -37,8 +37,9 @@ static int series_args(struct request *req, struct response *res, int imported, 
 	if (imported)
 		http_error(res, 400, "metric: expected a name of 1 to %d bytes", UPLOAD_MAX_NAME);
 	else
-		http_error(res, 400, "metric: unknown metric '%s' (speed, cycles, time_s or an event such as Ir, D1mr, "
-				     "sysTime; imported metrics have a history but no ranking)", *metric);
+		http_error(res, 400, "metric: unknown metric '%s' (speed, cycles, time_s, an event such as Ir, D1mr, "
+				     "sysTime, or a heap count such as allocations, peak_bytes; imported metrics have a "
+				     "history but no ranking)", *metric);
 	return -1;
 }
 

@@ -179,8 +179,10 @@ struct store_backend {
 		       const char *imported, const struct store_window *w, struct store_point **points, size_t *n,
 		       char **err);
 	/* Every benchmark's ok results on branch of pushes, by benchmark name
-	 * then series order, with their runs' texts: fn per point. */
-	int (*branch_series)(struct store_db *db, int64_t project, const char *branch, const char *column,
+	 * then series order, with their runs' texts: fn per point.  value is
+	 * the SQL of a point's value over the result row x0 (store_series.c
+	 * makes it from a fixed list, never from a request). */
+	int (*branch_series)(struct store_db *db, int64_t project, const char *branch, const char *value,
 			     store_row_fn fn, void *ctx, char **err);
 	int (*projects)(struct store_db *db, struct store_project_row **rows, size_t *n, char **err);
 	int (*branches)(struct store_db *db, int64_t project, struct store_branch_row **rows, size_t *n,

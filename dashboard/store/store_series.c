@@ -37,9 +37,26 @@ static const char *metric_column(const char *metric)
 	return NULL;
 }
 
+/* The bm engine's heap counts, kept as a result's own metrics
+ * (store_backend.h: STORE_HEAP_POSITION): the SQL of one's value beside
+ * the result row x0, or NULL when metric is not one. */
+static char *heap_value(const char *metric)
+{
+	static const char *const names[] = {"allocations", "bytes_allocated", "peak_bytes", "leaked_bytes",
+					    "leaked_blocks"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(metric, names[i]))
+			return xasprintf("(SELECT h.value FROM result_metrics h WHERE h.run = x0.run"
+					 " AND h.benchmark = x0.benchmark AND h.name = '%s')",
+					 names[i]);
+	return NULL;
+}
+
 int store_metric_known(const char *metric)
 {
-	return metric_column(metric) != NULL;
+	char *heap = heap_value(metric);
+	free(heap);
+	return metric_column(metric) != NULL || heap;
 }
 
 /* A point's four strings share one allocation, which starts at sha. */
@@ -259,6 +276,7 @@ int store_history(struct store *st, int64_t project, const char *id, const char 
 struct series_walk {
 	store_series_fn fn;
 	void *ctx;
+	int drop_unmeasured;
 	char *current;
 	struct store_point *points;
 	size_t n, alloc;
@@ -282,6 +300,10 @@ static int series_flush(struct series_walk *w)
 static int series_row(void *ctx, const char *benchmark, const struct store_point *p)
 {
 	struct series_walk *w = ctx;
+	if (w->drop_unmeasured && !p->has_value) {
+		free(p->sha); /* the point's texts, which were handed over */
+		return 0;
+	}
 	if (w->current && strcmp(w->current, benchmark) && series_flush(w)) {
 		free(p->sha); /* the point's texts, which were handed over */
 		return -1;
@@ -297,10 +319,13 @@ int store_branch_series(struct store *st, int64_t project, const char *branch, c
 			store_series_fn fn, void *ctx, char **err)
 {
 	const char *column = metric_column(metric);
-	if (!column)
+	char *value = column ? xasprintf("x0.%s", column) : heap_value(metric);
+	if (!value)
 		return bm_error(err, "unknown metric '%s'", metric);
-	struct series_walk w = {.fn = fn, .ctx = ctx};
-	int rc = st->be->branch_series(st->db, project, branch, column, series_row, &w, err);
+	/* (A result without heap counts has no point in their series.) */
+	struct series_walk w = {.fn = fn, .ctx = ctx, .drop_unmeasured = !column};
+	int rc = st->be->branch_series(st->db, project, branch, value, series_row, &w, err);
+	free(value);
 	if (!rc)
 		return series_flush(&w);
 	store_points_free(w.points, w.n);

@@ -31,6 +31,11 @@ check_eq "... of bytes_allocated, peak_bytes and leaked_bytes" "5a5a5a=1000 5b5b
 	"$(history suite::b1 bytes_allocated)|$(history suite::b1 peak_bytes)|$(history suite::b1 leaked_bytes)"
 check_eq "... and speed as before, at every commit" "5a5a5a=100 5b5b5b=100 5c5c5c=100" "$(history suite::b1 speed)"
 
+api GET "/api/v1/projects/mem/changes?branch=main&metric=allocations" >/dev/null
+check_eq "the ranked changes of allocations: more blocks a regression, the commit without counts no point" \
+	"suite::b1 10 22 1.2 true 2|suite::b2" \
+	"$(body 'my $c = $j->{changes}[0]; join " ", $c->{id}, $c->{from_value}, $c->{value}, $c->{change}, ($c->{regression} ? "true" : "false"), $c->{points}')|$(body 'join " ", @{$j->{unchanged}}')"
+
 # The commit report carries them for bm-check.
 api GET "/api/v1/projects/mem/commits/5b5b5b/report" >/dev/null
 check_eq "the commit report: each row's heap and its baseline's" \

@@ -267,16 +267,16 @@ int pg_history(struct store_db *db, int64_t project, const char *id, const char 
 	return 0;
 }
 
-int pg_branch_series(struct store_db *db, int64_t project, const char *branch, const char *column,
+int pg_branch_series(struct store_db *db, int64_t project, const char *branch, const char *value,
 		     store_row_fn fn, void *ctx, char **err)
 {
 	char p[24];
 	const char *v[] = {pg_i64(p, project), branch};
-	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, x.run"
-			      " FROM results x JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
-			      " WHERE b.project = $1 AND x.branch = $2 AND x.status = 0 AND r.pr IS NULL"
-			      " ORDER BY b.name, x.commit_time, x.run",
-			      column);
+	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x0.commit_time, x0.status, %s, x0.run"
+			      " FROM results x0 JOIN runs r ON r.id = x0.run JOIN benchmarks b ON b.id = x0.benchmark"
+			      " WHERE b.project = $1 AND x0.branch = $2 AND x0.status = 0 AND r.pr IS NULL"
+			      " ORDER BY b.name, x0.commit_time, x0.run",
+			      value);
 	PGresult *r = query(db, sql, 2, v, "read series", err);
 	free(sql);
 	if (!r)

@@ -130,7 +130,7 @@ int sq_commit_results(struct store_db *db, int64_t project, const struct store_r
 		      struct store_result **results, size_t *n, char **err);
 int sq_history(struct store_db *db, int64_t project, const char *id, const char *branch, const char *column,
 	       const char *imported, const struct store_window *w, struct store_point **points, size_t *n, char **err);
-int sq_branch_series(struct store_db *db, int64_t project, const char *branch, const char *column,
+int sq_branch_series(struct store_db *db, int64_t project, const char *branch, const char *value,
 		     store_row_fn fn, void *ctx, char **err);
 int sq_projects(struct store_db *db, struct store_project_row **rows, size_t *n, char **err);
 int sq_branches(struct store_db *db, int64_t project, struct store_branch_row **rows, size_t *n, char **err);

@@ -120,20 +120,22 @@ int sq_history(struct store_db *db, int64_t project, const char *id, const char 
 	return 0;
 }
 
-int sq_branch_series(struct store_db *db, int64_t project, const char *branch, const char *column,
+int sq_branch_series(struct store_db *db, int64_t project, const char *branch, const char *value,
 		     store_row_fn fn, void *ctx, char **err)
 {
 	struct conn *c = sq_acquire(db, err);
 	if (!c)
 		return -1;
-	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.%s, x.run"
-			      " FROM (SELECT run, benchmark, commit_time, status, %s FROM results"
-			      " WHERE benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND branch = ?2 AND status = 0"
-			      " UNION ALL SELECT run, benchmark, commit_time, status, %s FROM incoming_results"
-			      " WHERE benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND branch = ?2 AND status = 0) x"
+	char *sql = xasprintf("SELECT b.name, r.sha, r.run_id, r.model, r.platform, x.commit_time, x.status, x.v, x.run"
+			      " FROM (SELECT x0.run, x0.benchmark, x0.commit_time, x0.status, %s AS v FROM results x0"
+			      " WHERE x0.benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND x0.branch = ?2"
+			      " AND x0.status = 0"
+			      " UNION ALL SELECT x0.run, x0.benchmark, x0.commit_time, x0.status, %s AS v FROM incoming_results x0"
+			      " WHERE x0.benchmark IN (SELECT id FROM benchmarks WHERE project = ?1) AND x0.branch = ?2"
+			      " AND x0.status = 0) x"
 			      " JOIN runs r ON r.id = x.run JOIN benchmarks b ON b.id = x.benchmark"
 			      " WHERE r.pr IS NULL ORDER BY b.name, x.commit_time, x.run",
-			      column, column, column);
+			      value, value);
 	sqlite3_stmt *s = sq_prepare(c, sql, err);
 	free(sql);
 	int rc = -1;
