@@ -118,6 +118,38 @@ test('the system calls, by function with their callers, not part of the speed', 
   await page.done();
 });
 
+test('what a benchmark allocated: a memory flame graph by bytes and by blocks, and the allocation sites', {skip: real}, async () => {
+  const {json} = await api(`/api/v1${profilePath('profile-run-4000', 'heap::mallocs')}`);
+  const page = await newPage();
+  await open(page, profilePath('profile-run-4000', 'heap::mallocs'));
+  // tests/programs/heap.c: 10 blocks of 100 to 109 bytes, from mallocs.
+  assert.match(await page.textContent('#memory'), /10 blocks · 1\.02 KiB requested/);
+  await page.waitForSelector('#flame-memory-bytes svg g.frame');
+  const malloc = await page.locator('#flame-memory-bytes g.frame[name="malloc"] title').first().textContent();
+  assert.match(malloc, /^malloc: 1\.02 KiB \(100%\)/, 'the allocation function is the tip, with every byte');
+  const mallocs = await page.locator('#flame-memory-bytes g.frame[name="mallocs"] title').first().textContent();
+  assert.match(mallocs, /^mallocs: 1\.02 KiB/, 'its caller carries them');
+  await page.click('#memory button[role="tab"]:has-text("By blocks")');
+  await page.waitForSelector('#flame-memory-blocks svg g.frame');
+  assert.equal(await page.locator('#flame-memory-bytes').isHidden(), true);
+  assert.match(await page.locator('#flame-memory-blocks g.frame[name="malloc"] title').first().textContent(), /^malloc: 10 blocks/);
+  const rows = await page.$$eval('#memory table.alloc-sites tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent.trim())));
+  assert.deepEqual(rows, [['mallocs', 'malloc', '10', '10', '1.02 KiB']], 'one site: mallocs calls malloc');
+  const k = json.profile.events.indexOf('allocBytes');
+  assert.equal(json.profile.totals[k], 1045, 'the profile\'s own total');
+  await page.locator('#memory').scrollIntoViewIfNeeded();
+  await shot(page, 'profile-memory', {full: false});
+  await page.done();
+});
+
+test('a benchmark that allocated nothing says so', {skip: real}, async () => {
+  const page = await newPage();
+  await open(page, profilePath('profile-run-4000', 'heap::none'));
+  assert.match(await page.textContent('#memory'), /No heap allocation in this benchmark/);
+  assert.equal(await page.locator('#memory svg').count(), 0);
+  await page.done();
+});
+
 test('a report\'s small profile (make_report): its system calls and callers', async () => {
   const {json: r} = await api(`/api/v1/projects/${P}/commits/${env.head}/report`);
   const page = await newPage();

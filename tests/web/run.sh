@@ -116,32 +116,35 @@ done
 
 # -- profiles measured by bm-run: the base commit runs cases::compute with
 # n=1000, the head with n=4000 (so the differential flame graph has
-# something to show), both a 10 ms sleep (system calls) and the whole
-# "whole" test program (a profile of a few hundred call paths).
+# something to show), both a 10 ms sleep (system calls), the whole
+# "whole" test program (a profile of a few hundred call paths) and two
+# benchmarks whose allocations are known (tests/programs/heap).
 prof_base=$(sha prof1)
 prof_head=$(sha prof2)
 # profile_report N OUT SHA TIME ANCESTORS: the measured benchmarks (compute
 # with n=N, as "cases::compute") as a run of branch "profiled".
 profile_report() {
 	perl -MJSON::PP -e '
-		my ($cases, $whole, $n, $out, $sha, $ts, $anc) = @ARGV;
+		my ($cases, $whole, $heap, $n, $out, $sha, $ts, $anc) = @ARGV;
 		my $read = sub { local $/; open my $f, "<", $_[0] or die "$_[0]: $!"; JSON::PP->new->decode(<$f>) };
-		my ($r, $w) = ($read->($cases), $read->($whole));
+		my ($r, $w, $hp) = ($read->($cases), $read->($whole), $read->($heap));
 		my @b = grep { $_->{id} eq "cases::compute[n=$n]" || $_->{id} eq "cases::sleep[ms=10]" } @{$r->{benchmarks}};
 		$_->{id} =~ s/\[n=\d+\]// for @b;
-		$r->{benchmarks} = [@b, @{$w->{benchmarks}}];
+		$r->{benchmarks} = [@b, @{$w->{benchmarks}}, @{$hp->{benchmarks}}];
 		$r->{run_id} = "profile-run-$n";
 		$r->{context}{branch} = "profiled";
 		$r->{context}{commit} = { sha => $sha, timestamp => $ts, ancestors => [grep { length } split /,/, $anc] };
 		open my $f, ">", $out or die "$out: $!";
 		print $f JSON::PP->new->canonical->encode($r);
-	' "$scratch/cases.json" "$scratch/whole.json" "$@"
+	' "$scratch/cases.json" "$scratch/whole.json" "$scratch/heap.json" "$@"
 }
 real_profile=0
 mkdir -p "$scratch/keep"
 "$BM_RUN" -q --keep "$scratch/keep" -o "$scratch/cases.json" -- "$PROGRAMS/cases" --filter 'cases::compute*' \
 	--filter 'cases::sleep*' >"$scratch/bm-run.log" 2>&1 &&
 	"$BM_RUN" -q --whole --name whole --keep "$scratch/keep" -o "$scratch/whole.json" -- "$PROGRAMS/whole" \
+		>>"$scratch/bm-run.log" 2>&1 &&
+	"$BM_RUN" -q -o "$scratch/heap.json" -- "$PROGRAMS/heap" --filter 'heap::mallocs' --filter 'heap::none' \
 		>>"$scratch/bm-run.log" 2>&1 &&
 	profile_report 1000 "$scratch/prof1.json" "$prof_base" 2026-01-06T00:00:00Z "" &&
 	profile_report 4000 "$scratch/prof2.json" "$prof_head" 2026-01-06T01:00:00Z "$prof_base" &&

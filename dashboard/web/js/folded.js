@@ -134,6 +134,19 @@ export function buildTree(profile, rootName = 'all') {
   return {tree, stacks};
 }
 
+// The profile weighed by one event instead of cycles (its column of the
+// functions' self and inclusive costs and of the calls' inclusive costs),
+// for buildTree: a memory flame graph is the tree by allocBytes.
+export function weighByEvent(profile, event) {
+  const k = (profile?.events || []).indexOf(event);
+  const at = (a) => (k >= 0 && Array.isArray(a) ? num(a[k]) : 0);
+  return {
+    ...profile,
+    functions: (profile?.functions || []).map((fn) => ({...fn, self_cycles: at(fn.self), inclusive_cycles: at(fn.inclusive)})),
+    calls: (profile?.calls || []).map((c) => ({...c, cycles: at(c.inclusive)})),
+  };
+}
+
 // The tree without the frames worth less than minValue cycles: their
 // cycles stay in their caller's frame (as its self cycles).  Returns the
 // new tree and how many frames were folded away.

@@ -54,19 +54,33 @@ export function pct(v, signed = true) {
   return (p > 0 ? '+' : p < 0 ? '−' : '±') + s + '%';
 }
 
+// Bytes in binary units: 512 B, 4.00 KiB, 31.1 MiB.
+export function bytes(v) {
+  if (v === null || v === undefined || !Number.isFinite(Number(v))) return '–';
+  const n = Number(v);
+  const units = [[2 ** 40, 'TiB'], [2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB']];
+  for (const [f, u] of units) if (Math.abs(n) >= f) return `${(n / f).toFixed(Math.abs(n / f) >= 100 ? 1 : 2)} ${u}`;
+  return `${nf.format(Math.round(n))} B`;
+}
+
+// The heap's counts (the bm engine's): blocks and bytes.
+export const HEAP_METRICS = ['allocations', 'bytes_allocated', 'peak_bytes', 'leaked_bytes', 'leaked_blocks'];
+const BYTE_METRICS = ['bytes_allocated', 'peak_bytes', 'leaked_bytes', 'allocBytes'];
+
 // A metric's value in its unit: speed per second, time in seconds, sys
-// times in ns, counts as integers.
+// times in ns, bytes in binary units, counts as integers.
 export function metricValue(metric, v) {
   if (v === null || v === undefined) return '–';
   if (metric === 'speed') return speed(v);
   if (metric === 'time_s') return seconds(v);
   if (metric === 'sysTime' || metric === 'sysCpuTime') return ns(v);
+  if (BYTE_METRICS.includes(metric)) return bytes(v);
   if (BUILTIN_METRICS.includes(metric)) return int(v);
   return si(v);
 }
 
 export const BUILTIN_METRICS = ['speed', 'cycles', 'time_s', 'Ir', 'Dr', 'Dw', 'I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr',
-  'DLmw', 'sysCount', 'sysTime', 'sysCpuTime', 'Bc', 'Bcm', 'Bi', 'Bim'];
+  'DLmw', 'sysCount', 'sysTime', 'sysCpuTime', 'Bc', 'Bcm', 'Bi', 'Bim', ...HEAP_METRICS];
 
 export const METRIC_HELP = {
   speed: 'executions per second (higher is better)',
@@ -77,6 +91,10 @@ export const METRIC_HELP = {
   ILmr: 'last-level instruction misses', DLmr: 'last-level data-read misses', DLmw: 'last-level data-write misses',
   sysCount: 'system calls (not part of speed)', sysTime: 'system-call wall time, ns (not part of speed)',
   sysCpuTime: 'system-call CPU time, ns (not part of speed)',
+  allocations: 'heap blocks allocated', bytes_allocated: 'heap bytes allocated',
+  peak_bytes: 'most heap bytes held at once', leaked_bytes: 'heap bytes left allocated',
+  leaked_blocks: 'heap blocks left allocated',
+  allocCount: 'heap blocks allocated (profile)', allocBytes: 'heap bytes allocated (profile)',
 };
 
 // Higher is better for speed only; for cycles, time and events lower is.

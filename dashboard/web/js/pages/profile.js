@@ -3,8 +3,10 @@
 // benchmark's profile in one run: a flame graph by cycles (d3-flame-graph),
 // a differential flame graph against the baseline run's profile (base=,
 // which the commit report's links give), a sortable per-function table,
-// the annotated source lines of a function, and the system-call breakdown
-// (not part of the speed).
+// the annotated source lines of a function, what the benchmark allocated
+// (a memory flame graph by bytes or blocks and the allocation sites, where
+// the bm engine counted the heap), and the system-call breakdown (not part
+// of the speed).
 //
 // Data: GET .../runs/RUN/benchmarks/ID/profile (and the same for base=):
 // {"profile": {events, totals, cycles, functions, calls, lines},
@@ -15,7 +17,7 @@ import {get, getOrNull, paths, errorBox} from '../api.js';
 import * as f from '../format.js';
 import * as urls from '../urls.js';
 import {navigate} from '../router.js';
-import {buildTree, countFrames, diffTrees, pruneTree} from '../folded.js';
+import {buildTree, countFrames, diffTrees, pruneTree, weighByEvent} from '../folded.js';
 
 export const name = 'profile';
 
@@ -60,7 +62,7 @@ function diffColor(d) {
   return delta > 0 ? `hsl(4, 75%, ${light}%)` : `hsl(218, 75%, ${light}%)`;
 }
 
-function drawFlame(box, details, tree, {differential = false, onFunction = null} = {}) {
+function drawFlame(box, details, tree, {differential = false, onFunction = null, unit = (v) => `${f.int(v)} cycles`} = {}) {
   const make = flamegraphFactory();
   if (!make || !window.d3) {
     fill(box, errorBox(new Error('the flame graph libraries (d3, d3-flame-graph) did not load: is /static/vendor/ there?'), 'No flame graph'));
@@ -87,7 +89,7 @@ function drawFlame(box, details, tree, {differential = false, onFunction = null}
     .setSearchMatch((d, term) => !!term && String(d.data.name).toLowerCase().includes(term.toLowerCase()))
     .setLabelHandler((d) => {
       const v = d.data.value;
-      let s = `${d.data.name}: ${f.int(v)} cycles (${f.pct(v / total, false)})`;
+      let s = `${d.data.name}: ${unit(v)} (${f.pct(v / total, false)})`;
       if (differential) s += `; baseline ${f.int(d.data.baseValue)} cycles, ${d.data.delta > 0 ? '+' : ''}${f.int(d.data.delta)}`;
       return s;
     });
@@ -260,9 +262,12 @@ export async function render(ctx) {
     const first = rows.filter((r) => linesOf.has(r.i)).sort((a, b) => b.self - a.self)[0] || rows.slice().sort((a, b) => b.self - a.self)[0];
     if (first) showFunction(first, null);
 
+    const memory = memorySection(profile, id, ev, (i) => showFunction(rows[i], null));
+    if (memory) parts.push(memory.section);
     parts.push(syscallSection(sys));
     fill(ctx.root, ...parts);
     charts.head = drawFlame(headBox, details, tree, {onFunction: (i) => showFunction(rows[i], null)});
+    if (memory) memory.draw();
   } else {
     parts.push(h('p', {class: 'empty'}, 'This result has no profile (bm-run --no-profile?); its system calls are below.'));
     parts.push(syscallSection(sys));
@@ -314,6 +319,61 @@ function functionDetails(r, fns, profile, ev, linesOf, totalCycles) {
       ], lines, {class: 'lines-table', limit: 200})
       : h('p', {class: 'empty'}, 'No per-line costs for this function (no debug information, or no line positions in the dump).'),
     lines.length ? h('p', {class: 'meta'}, 'The source text itself is not stored with the profile: open the file at these lines, or the callgrind file (bm-run --keep) in KCachegrind.') : null);
+}
+
+// What the benchmark allocated (events allocCount and allocBytes, the bm
+// engine's heap counts): a flame graph by bytes or by blocks, rebuilt from
+// the call graph as the cycles' one is, and the allocation sites: the
+// calls into a function that allocated itself (malloc, operator new, ...),
+// by caller.  Null without those events.
+function memorySection(profile, id, ev, onFunction) {
+  if (!ev.has('allocCount') || !ev.has('allocBytes')) return null;
+  const fns = Array.isArray(profile.functions) ? profile.functions : [];
+  const calls = Array.isArray(profile.calls) ? profile.calls : [];
+  const totalBlocks = ev.one(profile.totals, 'allocCount') ?? 0, totalBytes = ev.one(profile.totals, 'allocBytes') ?? 0;
+  const section = h('section', {class: 'panel', id: 'memory'}, h('h2', null, 'What it allocated'));
+  if (!totalBlocks) {
+    section.append(h('p', {class: 'empty'}, 'No heap allocation in this benchmark (the bm engine counted malloc, calloc, realloc, the aligned ones and C++\'s new).'));
+    return {section, draw: () => {}};
+  }
+  section.append(h('p', null, h('strong', null, f.plural(totalBlocks, 'block')), ` · ${f.bytes(totalBytes)} requested`));
+  const details = h('div', {class: 'flame-details', 'aria-live': 'polite'});
+  const byBytes = h('button', {type: 'button', role: 'tab', 'aria-selected': 'true'}, 'By bytes');
+  const byBlocks = h('button', {type: 'button', role: 'tab', 'aria-selected': 'false'}, 'By blocks');
+  const views = {
+    bytes: {event: 'allocBytes', unit: (v) => f.bytes(v), tab: byBytes, box: h('div', {class: 'flame', id: 'flame-memory-bytes'})},
+    blocks: {event: 'allocCount', unit: (v) => f.plural(v, 'block'), tab: byBlocks,
+      box: h('div', {class: 'flame', id: 'flame-memory-blocks', hidden: true})},
+  };
+  // Each view's chart is drawn the first time it is shown.
+  const show = (which) => {
+    for (const [k, v] of Object.entries(views)) {
+      v.tab.setAttribute('aria-selected', String(k === which));
+      v.box.hidden = k !== which;
+    }
+    const v = views[which];
+    if (!v.chart) v.chart = drawFlame(v.box, details, buildTree(weighByEvent(profile, v.event), id).tree, {unit: v.unit, onFunction});
+  };
+  byBytes.addEventListener('click', () => show('bytes'));
+  byBlocks.addEventListener('click', () => show('blocks'));
+  // The sites: calls into a function whose own code allocated.
+  const allocates = fns.map((fn) => (ev.one(fn.self, 'allocCount') ?? 0) > 0);
+  const sites = calls.filter((c) => allocates[c.callee] && c.caller !== c.callee && (ev.one(c.inclusive, 'allocCount') ?? 0) > 0)
+    .map((c) => ({c, blocks: ev.one(c.inclusive, 'allocCount'), bytes: ev.one(c.inclusive, 'allocBytes')}));
+  const name = (i) => fns[i]?.name ?? '?';
+  section.append(h('div', {class: 'tabs', role: 'tablist'}, byBytes, byBlocks),
+    h('div', {class: 'controls'}, h('button', {type: 'button', onclick: () => Object.values(views).forEach((v) => v.chart && v.chart.resetZoom())}, 'Reset zoom')),
+    details, views.bytes.box, views.blocks.box,
+    h('p', {class: 'meta'}, 'Each bar is a function on a call stack, as wide as what the calls made within it allocated; the allocation functions themselves are the tips.'),
+    h('h3', null, `Allocation sites (${sites.length})`),
+    table([
+      {title: 'Caller', class: 'bench-id', cell: (s) => h('span', {class: 'bench-name'}, name(s.c.caller)), sort: (s) => String(name(s.c.caller)), defaultDesc: false},
+      {title: 'Allocates with', class: 'bench-id', cell: (s) => name(s.c.callee), sort: (s) => String(name(s.c.callee)), defaultDesc: false},
+      {title: 'Calls', class: 'num', cell: (s) => f.int(s.c.count), sort: (s) => num(s.c.count)},
+      {title: 'Blocks', class: 'num', cell: (s) => f.int(s.blocks), sort: (s) => s.blocks},
+      {title: 'Bytes', class: 'num', cell: (s) => f.bytes(s.bytes), sort: (s) => s.bytes},
+    ], sites, {class: 'alloc-sites', sortColumn: 4, sortDesc: true, limit: 50}));
+  return {section, draw: () => show('bytes')};
 }
 
 function syscallSection(sys) {
