@@ -33,6 +33,13 @@ const char *check_cell_value(char buf[FMT_SIZE], const struct check *c, const st
  * (gate.h); "" when not known or not slower. */
 const char *check_cell_cause(char buf[CHECK_CAUSE_SIZE], const struct check *c, const struct check_row *r);
 
+/* A row's change in what its benchmark allocated, where the heap was
+ * counted on both sides and it differs: "10 -> 22 blocks (+12), 1,000 ->
+ * 5,096 bytes (+4,096), peak 500 -> 900 bytes".  Returns 1, or 0 (buf
+ * empty): the check says so even where the speed did not move. */
+#define CHECK_ALLOC_SIZE 200
+int check_alloc_change(char buf[CHECK_ALLOC_SIZE], const struct check_row *r);
+int check_any_alloc_change(const struct check *c);
 int check_any_cause(const struct check *c);
 int check_any_ack(const struct check *c);
 size_t check_count_unchanged(const struct check *c);

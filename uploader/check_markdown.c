@@ -132,11 +132,29 @@ static void print_acks(FILE *f, const struct check *c)
 	}
 }
 
+/* What the benchmarks allocated, where it changed: said even where the
+ * speed did not move (an allocation more is rarely free elsewhere). */
+static void print_allocations(FILE *f, const struct check *c)
+{
+	if (!check_any_alloc_change(c))
+		return;
+	fputs("\n**Allocations changed:**\n\n", f);
+	for (size_t i = 0; i < c->nrows; i++) {
+		char change[CHECK_ALLOC_SIZE];
+		if (!check_alloc_change(change, &c->rows[i]))
+			continue;
+		fputs("- ", f);
+		markdown_code(f, c->rows[i].id, MARKDOWN_TEXT);
+		fprintf(f, ": %s\n", change); /* bm's own words and numbers */
+	}
+}
+
 /* The body of one check's summary, after its heading. */
 static void print_body(FILE *f, const struct check *c, const struct check_expected *x)
 {
 	print_baseline(f, c);
 	print_table(f, c);
+	print_allocations(f, c);
 	print_failed(f, c);
 	print_acks(f, c);
 	if (x)

@@ -177,6 +177,14 @@ void check_print_text(FILE *f, const struct check *c, const struct check_expecte
 	size_t unchanged = check_count_unchanged(c);
 	if (unchanged)
 		fprintf(f, "%zu unchanged\n", unchanged);
+	for (size_t i = 0; i < c->nrows; i++) {
+		char change[CHECK_ALLOC_SIZE];
+		if (!check_alloc_change(change, &c->rows[i]))
+			continue;
+		char *id = shown(c->rows[i].id);
+		fprintf(f, "allocations changed: %s: %s\n", id, change);
+		free(id);
+	}
 	if (!c->nrows)
 		fprintf(f, "(no benchmarks)\n");
 	for (size_t i = 0; i < c->nrows; i++)

@@ -277,7 +277,14 @@ make_report h0.json main 5a5a5a 2026-11-01T10:00:00Z "" 100,100,100 heap_allocat
 make_report h1.json main 5b5b5b 2026-11-02T10:00:00Z 5a5a5a 90,100,100 heap_allocations=22,2,4 heap_bytes_allocated=5096,16,64 heap_peak_bytes=500,16,32
 check_eq "--metric allocations: block counts, none compared as one" \
 	"1|commit impact: -54.55% (threshold 10%, metric allocations)|benchmark  base blocks  blocks   impact|suite::b1           10      22  -54.55%|suite::b2            0       2  -50.00%|1 unchanged" \
-	"$(bmc --base h0.json --head h1.json --metric allocations)|$(sed -n 3p out)|$(sed -n '6,$p' out | paste -sd'|')"
+	"$(bmc --base h0.json --head h1.json --metric allocations)|$(sed -n 3p out)|$(sed -n '6,9p' out | paste -sd'|')"
+check_eq "... and what changed in each benchmark's allocations, under any metric" \
+	"allocations changed: suite::b1: 10 -> 22 blocks (+12), 1,000 -> 5,096 bytes (+4,096)|allocations changed: suite::b2: 0 -> 2 blocks (+2), 0 -> 16 bytes (+16), peak 0 -> 16 bytes|allocations changed: suite::b3: 4 -> 4 blocks (+0), 64 -> 64 bytes (+0), peak 64 -> 32 bytes" \
+	"$(bmc --base h0.json --head h1.json --threshold 0.5 >/dev/null; grep '^allocations changed' out | paste -sd'|')"
+bmc --base h0.json --head h1.json --threshold 0.5 --markdown alloc.md >/dev/null
+check_eq "the Markdown summary (and the pull-request comment) lists them too, though no speed moved beyond the threshold" \
+	"**Allocations changed:**||- \`suite::b1\`: 10 -> 22 blocks (+12), 1,000 -> 5,096 bytes (+4,096)" \
+	"$(grep -A2 '^\*\*Allocations changed' alloc.md | paste -sd'|')"
 check_eq "--metric bytes_allocated and peak_bytes: bytes, the same way" \
 	"1 suite::b1 -80.38%|1 suite::b3 +100.00%" \
 	"$(bmc --base h0.json --head h1.json --metric bytes_allocated) $(grep '^suite::b1' out | awk '{ print $1, $4 }')|$(bmc --base h0.json --head h1.json --metric peak_bytes --threshold 0.5) $(grep '^suite::b3' out | awk '{ print $1, $4 }')"
