@@ -140,6 +140,36 @@ for cmd in "xz -3 -c" "sqlite3 :memory:" "zstd -3 -c"; do
 		"$(heap_of "$scratch/$prog.json" "$prog" | cut -d' ' -f1-3)"
 done
 
+# zlib: a program of ours compressing the same input at level 9.
+cat >"$scratch/zdeflate.c" <<'EOC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+int main(int argc, char **argv)
+{
+	FILE *f = fopen(argv[1], "rb");
+	if (!f)
+		return 2;
+	static unsigned char in[1 << 18];
+	size_t n = fread(in, 1, sizeof in, f);
+	fclose(f);
+	uLongf out_len = compressBound(n);
+	unsigned char *out = malloc(out_len);
+	int rc = compress2(out, &out_len, in, n, 9);
+	free(out);
+	return rc != Z_OK;
+}
+EOC
+if ${CC:-cc} -O1 -o "$scratch/zdeflate" "$scratch/zdeflate.c" -lz 2>"$scratch/z.err"; then
+	"$BM_RUN" -q --no-profile --name zdeflate -o "$scratch/zdeflate.json" -- "$scratch/zdeflate" "$scratch/input" >/dev/null 2>&1
+	dhat=$(env -i LC_ALL=C "$VALGRIND" --tool=dhat --dhat-out-file=/dev/null "$scratch/zdeflate" "$scratch/input" 2>&1 >/dev/null |
+		perl -ne 's/,//g; $t = "$2 $1" if /Total:\s+(\d+) bytes in (\d+) blocks/; $p = $1 if /At t-gmax:\s+(\d+) bytes/; END { print "$t $p" }')
+	check_eq "zlib's compress2 at level 9, whole process: blocks, bytes and peak as DHAT counts them" "$dhat" \
+		"$(heap_of "$scratch/zdeflate.json" zdeflate | cut -d' ' -f1-3)"
+else
+	not_ok "a zlib program builds (./quickstart test installs zlib1g-dev): $(head -n 1 "$scratch/z.err")"
+fi
+
 "$BM_RUN" -q --no-profile --engine callgrind -o "$scratch/cg.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
 check_eq "--engine callgrind: no heap counts" "none" "$(heap_of "$scratch/cg.json" heap::mallocs)"
 
