@@ -55,8 +55,9 @@ static char *heap_value(const char *metric)
 int store_metric_known(const char *metric)
 {
 	char *heap = heap_value(metric);
+	int known = metric_column(metric) != NULL || heap != NULL;
 	free(heap);
-	return metric_column(metric) != NULL || heap;
+	return known;
 }
 
 /* A point's four strings share one allocation, which starts at sha. */
