@@ -54,7 +54,9 @@ perl -e '
 	}
 ' "$n" template.json "$tok" "$url_a" "$url_b" "$url_c"
 
-curl -s --parallel --parallel-max 24 -K upload.cfg >codes 2>/dev/null &
+# (Line-buffered: written to a file, curl's codes would come in blocks of
+# 4 KB, 500 uploads, and B would be killed after the last of them.)
+stdbuf -oL curl -s --parallel --parallel-max 24 -K upload.cfg >codes 2>/dev/null &
 curl_pid=$!
 for _ in $(seq 1000); do
 	[ "$(wc -l <codes)" -ge $((n / 3)) ] && break
