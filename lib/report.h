@@ -79,9 +79,10 @@ struct bm_metric {
  * their bytes, and, where a dump says (not in symbol mode), the most bytes
  * the benchmark's blocks held at once and those it left allocated. */
 struct bm_heap {
-	int measured;  /* allocations and bytes_allocated were counted */
-	int has_peak;  /* peak_bytes, leaked_bytes and leaked_blocks too */
-	uint64_t allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks;
+	int measured;   /* allocations and bytes_allocated were counted */
+	int has_peak;   /* peak_bytes, leaked_bytes and leaked_blocks too */
+	int has_system; /* system_bytes too: what brk and mmap gave the heap */
+	uint64_t allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks, system_bytes;
 };
 
 /* A "heap" object into *h (at: its path, "benchmarks[0].heap.", for the

@@ -267,6 +267,12 @@ int report_heap_from_json(const json_t *o, const char *at, struct bm_heap *h, ch
 	if (given != 0 && given != 3)
 		return bm_error(err, "%speak_bytes, leaked_bytes and leaked_blocks: expected all three or none", at);
 	h->has_peak = given == 3;
+	const json_t *sys = json_object_get(o, "system_bytes");
+	if (sys && !json_is_null(sys)) {
+		if (field_count(o, at, "system_bytes", &h->system_bytes, err))
+			return -1;
+		h->has_system = 1;
+	}
 	return 0;
 }
 

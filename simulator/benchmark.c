@@ -54,7 +54,9 @@ void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struc
 					   .bytes_allocated = p->total.v[BM_EV_ALLOC_BYTES],
 					   .peak_bytes = p->heap_peak_bytes,
 					   .leaked_bytes = p->heap_leaked_bytes,
-					   .leaked_blocks = p->heap_leaked_blocks};
+					   .leaked_blocks = p->heap_leaked_blocks,
+					   .has_system = p->heap_system_known,
+					   .system_bytes = p->heap_system_bytes};
 	}
 	if (with_profile)
 		b->profile = profile_to_json(p);

@@ -494,6 +494,11 @@ static void parse_desc(struct cg_parser *p, const char *v)
 		p->part.heap_leaked_blocks = b;
 		p->part.heap_known = 1;
 	}
+	if (strncmp(v, "Heap system:", 12) == 0 && (s = skip_space(v + 12), lex_number(&s, &a) == 0) &&
+	    strcmp(s, " bytes") == 0) {
+		p->part.heap_system_bytes = a;
+		p->part.heap_system_known = 1;
+	}
 	if (strncmp(v, "Trigger:", 8) == 0) {
 		free(p->trigger);
 		p->trigger = xstrdup(skip_space(v + 8));

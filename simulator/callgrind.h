@@ -52,10 +52,11 @@ struct cg_part {
 	const char *trigger;    /* "Client Request: bench_fib", or NULL */
 	long pid, part, thread; /* -1 when the header does not give them */
 	struct bm_cache_geometry i1, d1, ll; /* from "desc: I1 cache: ..." lines; zero when none */
-	/* The bm engine's --heap=yes: "desc: Heap peak: N bytes" and "desc:
-	 * Heap leaked: N bytes in M blocks" (heap_known 0 without them). */
-	int heap_known;
-	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks;
+	/* The bm engine's --heap=yes: "desc: Heap peak: N bytes", "desc:
+	 * Heap leaked: N bytes in M blocks" (heap_known 0 without them) and
+	 * "desc: Heap system: N bytes" (heap_system_known). */
+	int heap_known, heap_system_known;
+	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks, heap_system_bytes;
 	unsigned positions;     /* CG_POS_* bits */
 	size_t nevents;
 	const char *const *events; /* the events: names, in column order */

@@ -37,6 +37,8 @@ static struct bm_profile *profile_new(const struct cg_part *part)
 	p->heap_peak_bytes = part->heap_peak_bytes;
 	p->heap_leaked_bytes = part->heap_leaked_bytes;
 	p->heap_leaked_blocks = part->heap_leaked_blocks;
+	p->heap_system_known = part->heap_system_known;
+	p->heap_system_bytes = part->heap_system_bytes;
 	p->nevents = part->nevents;
 	p->events = xcalloc(part->nevents, sizeof *p->events);
 	p->event_ids = xcalloc(part->nevents, sizeof *p->event_ids);
@@ -512,6 +514,10 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 		dst->heap_peak_bytes += src->heap_peak_bytes;
 		dst->heap_leaked_bytes += src->heap_leaked_bytes;
 		dst->heap_leaked_blocks += src->heap_leaked_blocks;
+	}
+	if (src->heap_system_known) {
+		dst->heap_system_known = 1;
+		dst->heap_system_bytes += src->heap_system_bytes;
 	}
 	remap(src->totals, cols, src->nevents, buf, ne);
 	if (r < 0 || add_costs(dst->totals, buf, ne) < 0)

@@ -54,8 +54,8 @@ struct bm_profile {
 	/* The heap's peak and leaks (the bm engine's --heap=yes; heap_known 0
 	 * without): merged files add theirs (the processes of a run, whose
 	 * peaks need not coincide, so the sum is at most that). */
-	int heap_known;
-	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks;
+	int heap_known, heap_system_known;
+	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks, heap_system_bytes;
 
 	/* What it counts. */
 	size_t nevents;

@@ -131,6 +131,11 @@ static void add_heap(struct json_buf *b, const char *heap_key, const struct stor
 		else
 			json_buf_lit(b, "null");
 	}
+	key(b, "system_bytes");
+	if (h->has_system)
+		json_buf_int(b, (int64_t)h->system_bytes);
+	else
+		json_buf_lit(b, "null");
 	json_buf_lit(b, "}");
 }
 

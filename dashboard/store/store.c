@@ -336,6 +336,8 @@ void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METR
 		x->heap.leaked_bytes = (uint64_t)v[3];
 		x->heap.leaked_blocks = (uint64_t)v[4];
 	}
+	if ((x->heap.has_system = has[5]))
+		x->heap.system_bytes = (uint64_t)v[5];
 }
 
 void store_results_free(struct store_result *results, size_t n)

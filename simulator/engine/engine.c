@@ -13,6 +13,7 @@
 #include "costs.h"
 #include "cpu.h"
 #include "dumps.h"
+#include "heap.h"
 #include "host_state.h"
 #include "instrument.h"
 #include "settings.h"
@@ -89,6 +90,8 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 		vclock_post_syscall(tid, sysno, args, res);
 		host_state_post_syscall(tid, sysno, args, res);
 	}
+	if (clo.heap && engine_instrumenting)
+		heap_after_syscall(sysno, args, res);
 	/* The exit calls end the process (Valgrind still calls this for the
 	 * one that ends it); callgrind does not count them. */
 	if (!clo.systime || !engine_instrumenting || sysno == __NR_exit_group || sysno == __NR_exit)

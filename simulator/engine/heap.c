@@ -22,6 +22,11 @@
  *   (realloc's call of malloc, operator new's of malloc), and a pending
  *   call whose return was never seen (a longjmp out of it) is dropped at
  *   the next entry from the same or an outer frame.
+ * - Beside the blocks, what the allocator took from the kernel: the break
+ *   moved up (brk) and anonymous memory mapped (mmap), but for threads'
+ *   stacks (MAP_STACK) and PROT_NONE reservations (glibc reserves 64 MB
+ *   per thread arena so and makes it usable piece by piece with mprotect,
+ *   which is not counted); what is given back is not taken off.
  * - A block is known from its allocation to its free while the engine
  *   instruments (outside a region, libbm's setup, nothing is seen): a
  *   free of a block it does not know changes nothing, and the peak and
@@ -40,6 +45,8 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 
 #include "libvex_guest_offsets.h"
 
@@ -241,10 +248,36 @@ void heap_returned(Addr sp, ULong result)
 	ended(c, result);
 }
 
+/* Linux's MAP_STACK, which Valgrind's amd64 headers lack. */
+#define MAP_STACK_FLAG 0x20000
+
+static ULong system_bytes; /* since the last zero */
+static Addr brk_now;       /* the break, since the first brk seen */
+
+void heap_after_syscall(UInt sysno, const UWord *args, SysRes res)
+{
+	if (sr_isError(res))
+		return;
+	if (sysno == __NR_brk) {
+		Addr now = sr_Res(res);
+		if (brk_now && now > brk_now)
+			system_bytes += now - brk_now;
+		brk_now = now;
+	} else if (sysno == __NR_mmap && (args[3] & VKI_MAP_ANONYMOUS) && !(args[3] & MAP_STACK_FLAG) &&
+		   args[2] != VKI_PROT_NONE) {
+		system_bytes += args[1];
+	}
+}
+
 void heap_zero(void)
 {
 	epoch++;
-	live_bytes = live_blocks = peak_bytes = 0;
+	live_bytes = live_blocks = peak_bytes = system_bytes = 0;
+}
+
+ULong heap_system_bytes(void)
+{
+	return system_bytes;
 }
 
 ULong heap_peak_bytes(void)

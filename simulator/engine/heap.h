@@ -39,13 +39,19 @@ static inline void heap_at_return(Addr sp, ULong result)
 		heap_returned(sp, result);
 }
 
+/* After a system call while the engine instruments: brk moving the break
+ * up, and mmap mapping anonymous memory that is not a thread's stack nor
+ * a PROT_NONE reservation, are what the heap took from the kernel. */
+void heap_after_syscall(UInt sysno, const UWord *args, SysRes res);
+
 /* Counts from now: the dump's peak and leaks are those of blocks
  * allocated from here on. */
 void heap_zero(void);
 
 /* What the dump's desc lines say ("Heap peak: N bytes", "Heap leaked: N
- * bytes in M blocks"). */
+ * bytes in M blocks", "Heap system: N bytes"). */
 ULong heap_peak_bytes(void);
+ULong heap_system_bytes(void);
 ULong heap_leaked_bytes(void);
 ULong heap_leaked_blocks(void);
 

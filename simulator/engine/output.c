@@ -360,7 +360,9 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 		out_number(o, heap_leaked_bytes(), 10);
 		out_text(o, " bytes in ");
 		out_number(o, heap_leaked_blocks(), 10);
-		out_text(o, " blocks");
+		out_text(o, " blocks\ndesc: Heap system: ");
+		out_number(o, heap_system_bytes(), 10);
+		out_text(o, " bytes");
 	}
 	out_text(o, clo.dump_instr ? "\n\npositions: instr line\n" : "\n\npositions: line\n");
 	/* The unit of the times (a reader of callgrind's files takes

@@ -28,6 +28,8 @@ check_eq "heap::setup_block: the setup's block freed in the run changes nothing;
 check_eq "heap::aligned: aligned_alloc, posix_memalign and strdup" "3 774 774 0 0" \
 	"$(heap_of "$scratch/heap.json" heap::aligned)"
 check_eq "heap::none: all zero" "0 0 0 0 0" "$(heap_of "$scratch/heap.json" heap::none)"
+check_eq "heap::big: a block of 1 MiB, and nothing more from the kernel in a warm run" "1 1048576 1048576 0 0 0" \
+	"$(heap_of "$scratch/heap.json" heap::big) $(json_get "$scratch/heap.json" 'my ($b) = grep { $_->{id} eq "heap::big" } @{$j->{benchmarks}}; $b->{heap}{system_bytes}')"
 check_eq "the events allocCount and allocBytes are the heap's counts" "10 1045" \
 	"$(json_get "$scratch/heap.json" 'my ($b) = grep { $_->{id} eq "heap::mallocs" } @{$j->{benchmarks}}; "$b->{events}{allocCount} $b->{events}{allocBytes}"')"
 check_eq "the profile charges them to the allocation function, and its callers carry them" "malloc 10 1045; mallocs 10 1045" \
@@ -57,6 +59,29 @@ done
 check_eq "bm-model/2: the same numbers with heap counting" \
 	"$(without_heap "$scratch/m2.off.json")" "$(without_heap "$scratch/m2.on.json")"
 
+# What the heap took from the kernel: a whole process allocating 1 MiB
+# twice takes it once by mmap and once by brk (glibc's mmap threshold
+# grows at the first free).
+cat >"$scratch/grow.c" <<'EOC'
+#include <stdlib.h>
+void *volatile sink;
+int main(void)
+{
+	sink = malloc(1 << 20);
+	free(sink);
+	sink = malloc(1 << 20);
+	free(sink);
+	return 0;
+}
+EOC
+if ${CC:-cc} -O1 -o "$scratch/grow" "$scratch/grow.c"; then
+	"$BM_RUN" -q --no-profile --name grow -o "$scratch/grow.json" -- "$scratch/grow" >/dev/null 2>&1
+	check "whole process: system_bytes counts the mmap and the brk (2 MiB and more)" test \
+		"$(json_get "$scratch/grow.json" '$j->{benchmarks}[0]{heap}{system_bytes}')" -ge 2097152
+else
+	not_ok "a C compiler builds the heap-growth test program"
+fi
+
 # Symbol mode: what the function's calls allocated (no peak or leaks:
 # those are a dump's).
 cat >"$scratch/sym.c" <<'EOC'
@@ -85,8 +110,8 @@ EOC
 if ${CC:-cc} -O1 -g -o "$scratch/sym" "$scratch/sym.c"; then
 	"$BM_RUN" -q --no-profile --bench build --bench drop -o "$scratch/sym.json" -- "$scratch/sym" >/dev/null 2>&1
 	check_eq "symbol mode: the blocks of a function's calls (2 calls: 5 and 3 blocks), no peak; none in another" \
-		"8 240 null null null; 0 0 null null null" \
-		"$(heap_of "$scratch/sym.json" sym::build); $(heap_of "$scratch/sym.json" sym::drop)"
+		"8 240 null null null; 0 0 null null null; null" \
+		"$(heap_of "$scratch/sym.json" sym::build); $(heap_of "$scratch/sym.json" sym::drop); $(json_get "$scratch/sym.json" '$j->{benchmarks}[0]{heap}{system_bytes}')"
 else
 	not_ok "a C compiler builds the symbol-mode test program"
 fi

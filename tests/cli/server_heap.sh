@@ -14,8 +14,8 @@ db=$(test_db bm)
 tok=$("$BM_SERVER_BIN" --db "$db" project create mem 2>/dev/null)
 start_server "$db" || exit 1
 
-make_report h0.json main 5a5a5a 2026-11-01T10:00:00Z "" 100,100 heap_allocations=10,3 heap_bytes_allocated=1000,48 heap_peak_bytes=500,48 heap_leaked_bytes=0,16 heap_leaked_blocks=0,1
-make_report h1.json main 5b5b5b 2026-11-02T10:00:00Z 5a5a5a 100,100 heap_allocations=22,3 heap_bytes_allocated=5096,48 heap_peak_bytes=900,48 heap_leaked_bytes=64,16 heap_leaked_blocks=1,1
+make_report h0.json main 5a5a5a 2026-11-01T10:00:00Z "" 100,100 heap_allocations=10,3 heap_bytes_allocated=1000,48 heap_peak_bytes=500,48 heap_leaked_bytes=0,16 heap_leaked_blocks=0,1 heap_system_bytes=135168,0
+make_report h1.json main 5b5b5b 2026-11-02T10:00:00Z 5a5a5a 100,100 heap_allocations=22,3 heap_bytes_allocated=5096,48 heap_peak_bytes=900,48 heap_leaked_bytes=64,16 heap_leaked_blocks=1,1 heap_system_bytes=1052672,0
 make_report h2.json main 5c5c5c 2026-11-03T10:00:00Z 5b5b5b 100,100
 check_eq "three reports stored, the last without heap counts" "201 201 201" \
 	"$(upload "$tok" mem h0.json) $(upload "$tok" mem h1.json) $(upload "$tok" mem h2.json)"
@@ -29,6 +29,7 @@ check_eq "history of allocations: the counts (the commit without them has no poi
 	"$(history suite::b1 allocations)"
 check_eq "... of bytes_allocated, peak_bytes and leaked_bytes" "5a5a5a=1000 5b5b5b=5096|5a5a5a=500 5b5b5b=900|5a5a5a=0 5b5b5b=64" \
 	"$(history suite::b1 bytes_allocated)|$(history suite::b1 peak_bytes)|$(history suite::b1 leaked_bytes)"
+check_eq "... of system_bytes" "5a5a5a=135168 5b5b5b=1052672" "$(history suite::b1 system_bytes)"
 check_eq "... and speed as before, at every commit" "5a5a5a=100 5b5b5b=100 5c5c5c=100" "$(history suite::b1 speed)"
 
 api GET "/api/v1/projects/mem/changes?branch=main&metric=allocations" >/dev/null
@@ -39,8 +40,8 @@ check_eq "the ranked changes of allocations: more blocks a regression, the commi
 # The commit report carries them for bm-check.
 api GET "/api/v1/projects/mem/commits/5b5b5b/report" >/dev/null
 check_eq "the commit report: each row's heap and its baseline's" \
-	"suite::b1 22 5096 900 64 1 10 1000 500 0 0|suite::b2 3 48 48 16 1 3 48 48 16 1" \
-	"$(body 'join "|", map { my $r = $_; join " ", $r->{id}, (map { $r->{heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks)), (map { $r->{base_heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks)) } sort { $a->{id} cmp $b->{id} } @{$j->{benchmarks}}')"
+	"suite::b1 22 5096 900 64 1 1052672 10 1000 500 0 0 135168|suite::b2 3 48 48 16 1 0 3 48 48 16 1 0" \
+	"$(body 'join "|", map { my $r = $_; join " ", $r->{id}, (map { $r->{heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks system_bytes)), (map { $r->{base_heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks system_bytes)) } sort { $a->{id} cmp $b->{id} } @{$j->{benchmarks}}')"
 api GET "/api/v1/projects/mem/commits/5c5c5c/report" >/dev/null
 check_eq "... none where the run had none (its baseline's still there)" "null base" \
 	"$(body 'my ($r) = grep { $_->{id} eq "suite::b1" } @{$j->{benchmarks}}; ($r->{heap} // "null") . " " . ($r->{base_heap} ? "base" : "null")')"

@@ -91,6 +91,15 @@ static void aligned(struct bm_state *s)
 	free(a);
 }
 
+/* A block of 1 MiB: 1, 1048576, peak 1048576; and nothing more from the
+ * kernel (system bytes 0): the warm-up runs before the measured one left
+ * glibc's heap grown enough. */
+static void big(struct bm_state *s)
+{
+	(void)s;
+	free(keep(malloc(1 << 20)));
+}
+
 /* No allocation: all 0. */
 static void none(struct bm_state *s)
 {
@@ -107,6 +116,7 @@ BM_BENCHMARK(heap, calloc_zero, .run = calloc_zero);
 BM_BENCHMARK(heap, leak, .run = leak);
 BM_BENCHMARK(heap, setup_block, .run = swap_block, .setup = make_block, .teardown = drop_block);
 BM_BENCHMARK(heap, aligned, .run = aligned);
+BM_BENCHMARK(heap, big, .run = big);
 BM_BENCHMARK(heap, none, .run = none);
 
 BM_MAIN()

@@ -54,6 +54,8 @@ static int t_begin(void *ctx, const struct cg_part *part, char **err)
 	if (part->heap_known)
 		emit(t, "heap peak=%llu leaked=%llu in %llu\n", (unsigned long long)part->heap_peak_bytes,
 		     (unsigned long long)part->heap_leaked_bytes, (unsigned long long)part->heap_leaked_blocks);
+	if (part->heap_system_known)
+		emit(t, "heap system=%llu\n", (unsigned long long)part->heap_system_bytes);
 	return 0;
 }
 
@@ -181,10 +183,12 @@ START_TEST(heap_desc_lines)
 	expect_trace("version: 1\ncreator: bm-engine\n"
 		     "desc: Heap peak: 1417 bytes\n"
 		     "desc: Heap leaked: 777 bytes in 1 blocks\n"
+		     "desc: Heap system: 208720 bytes\n"
 		     "events: Ir allocCount allocBytes\n"
 		     "fn=main\n3 10 18 3711\n",
 		     "begin part=-1 pid=-1 thread=-1 trigger=- events=3 pos=4\n"
 		     "heap peak=1417 leaked=777 in 1\n"
+		     "heap system=208720\n"
 		     "cost ::main @:3 10 18 3711\n"
 		     "end 10 18 3711\n");
 	expect_trace("desc: Heap peak: lots\ndesc: Heap leaked: 7 bytes\ndesc: Heap peak: 12 bytes extra\n"
