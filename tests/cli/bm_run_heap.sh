@@ -48,12 +48,16 @@ check_eq "--no-heap: no heap object and no allocation events" "none 0" \
 	"$(heap_of "$scratch/noheap.json" heap::mallocs) $(grep -c allocCount "$scratch/noheap.json")"
 check_eq "harness mode: every event and cycle count the same with heap counting" \
 	"$(without_heap "$scratch/noheap.json")" "$(without_heap "$scratch/heap.json")"
-for prog in whole sort fib; do
+for prog in whole sort fib syscalls signals branches; do
 	"$BM_RUN" -q --no-profile --whole -o "$scratch/$prog.on.json" -- "$PROGRAMS/$prog" >/dev/null 2>&1
 	"$BM_RUN" -q --no-profile --whole --no-heap -o "$scratch/$prog.off.json" -- "$PROGRAMS/$prog" >/dev/null 2>&1
 	check_eq "whole process, tests/programs/$prog: the same numbers with heap counting" \
 		"$(without_heap "$scratch/$prog.off.json")" "$(without_heap "$scratch/$prog.on.json")"
 done
+"$BM_RUN" -q --no-profile -o "$scratch/cases.on.json" -- "$PROGRAMS/cases" --filter 'cases::compute*' --filter 'cases::memory*' >/dev/null 2>&1
+"$BM_RUN" -q --no-profile --no-heap -o "$scratch/cases.off.json" -- "$PROGRAMS/cases" --filter 'cases::compute*' --filter 'cases::memory*' >/dev/null 2>&1
+check_eq "harness mode, tests/programs/cases: the same numbers with heap counting" \
+	"$(without_heap "$scratch/cases.off.json")" "$(without_heap "$scratch/cases.on.json")"
 "$BM_RUN" -q --no-profile --model bm-model/2 -o "$scratch/m2.on.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
 "$BM_RUN" -q --no-profile --model bm-model/2 --no-heap -o "$scratch/m2.off.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
 check_eq "bm-model/2: the same numbers with heap counting" \

@@ -131,6 +131,22 @@ test('an event metric (Ir) on the chart', async () => {
   await page.done();
 });
 
+test('the heap\'s counts (the bm engine\'s): bytes allocated, in binary units', {skip: env.realProfile ? false : 'no measured profiles'}, async () => {
+  const id = 'heap%3A%3Amallocs';
+  const {json: h} = await api(`/api/v1/projects/${P}/benchmarks/${id}/history?branch=profiled&metric=bytes_allocated`);
+  assert.deepEqual(h.points.map((p) => p.value), [1045, 1045], 'tests/programs/heap.c: 10 blocks of 100 to 109 bytes, each run');
+  const page = await newPage();
+  await open(page, `/projects/${P}/benchmarks/${id}/history?branch=profiled`);
+  await page.selectOption('select[name="metric"]', 'bytes_allocated');
+  await page.waitForSelector('#app[data-state="ready"] .chart[data-drawn="1"]');
+  assert.equal(new URL(page.url()).searchParams.get('metric'), 'bytes_allocated');
+  assert.match(await page.textContent('p.meta'), /bytes_allocated \(heap bytes allocated\)/);
+  const box = await page.locator('.chart .u-over').boundingBox();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  await page.waitForFunction(() => document.querySelector('.hover-readout').textContent.includes('1.02 KiB'));
+  await page.done();
+});
+
 test('without a branch: the latest branch is chosen and put in the address', async () => {
   const {json: br} = await api(`/api/v1/projects/${P}/branches`);
   const page = await newPage();
