@@ -408,6 +408,8 @@ static json_t *heap_json(const struct bm_heap *h)
 	put(j, "peak_bytes", h->has_peak ? jint(h->peak_bytes) : json_null());
 	put(j, "leaked_bytes", h->has_peak ? jint(h->leaked_bytes) : json_null());
 	put(j, "leaked_blocks", h->has_peak ? jint(h->leaked_blocks) : json_null());
+	put(j, "frees", h->has_peak ? jint(h->frees) : json_null());
+	put(j, "bytes_freed", h->has_peak ? jint(h->bytes_freed) : json_null());
 	put(j, "system_bytes", h->has_system ? jint(h->system_bytes) : json_null());
 	return j;
 }

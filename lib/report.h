@@ -80,9 +80,10 @@ struct bm_metric {
  * the benchmark's blocks held at once and those it left allocated. */
 struct bm_heap {
 	int measured;   /* allocations and bytes_allocated were counted */
-	int has_peak;   /* peak_bytes, leaked_bytes and leaked_blocks too */
+	int has_peak;   /* peak_bytes, leaked_bytes, leaked_blocks, frees and bytes_freed too */
 	int has_system; /* system_bytes too: what brk and mmap gave the heap */
 	uint64_t allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks, system_bytes;
+	uint64_t frees, bytes_freed; /* blocks freed (allocated whenever) and their bytes */
 };
 
 /* A "heap" object into *h (at: its path, "benchmarks[0].heap.", for the

@@ -267,6 +267,13 @@ int report_heap_from_json(const json_t *o, const char *at, struct bm_heap *h, ch
 	if (given != 0 && given != 3)
 		return bm_error(err, "%speak_bytes, leaked_bytes and leaked_blocks: expected all three or none", at);
 	h->has_peak = given == 3;
+	static const char *const freed[] = {"frees", "bytes_freed"};
+	uint64_t *to[] = {&h->frees, &h->bytes_freed};
+	for (int i = 0; i < 2; i++) {
+		const json_t *v = json_object_get(o, freed[i]);
+		if (v && !json_is_null(v) && field_count(o, at, freed[i], to[i], err))
+			return -1;
+	}
 	const json_t *sys = json_object_get(o, "system_bytes");
 	if (sys && !json_is_null(sys)) {
 		if (field_count(o, at, "system_bytes", &h->system_bytes, err))

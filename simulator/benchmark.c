@@ -55,6 +55,8 @@ void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struc
 					   .peak_bytes = p->heap_peak_bytes,
 					   .leaked_bytes = p->heap_leaked_bytes,
 					   .leaked_blocks = p->heap_leaked_blocks,
+					   .frees = p->heap_freed_blocks,
+					   .bytes_freed = p->heap_freed_bytes,
 					   .has_system = p->heap_system_known,
 					   .system_bytes = p->heap_system_bytes};
 	}

@@ -494,6 +494,12 @@ static void parse_desc(struct cg_parser *p, const char *v)
 		p->part.heap_leaked_blocks = b;
 		p->part.heap_known = 1;
 	}
+	if (strncmp(v, "Heap freed:", 11) == 0 && (s = skip_space(v + 11), lex_number(&s, &a) == 0) &&
+	    strncmp(s, " bytes in ", 10) == 0 && (s += 10, lex_number(&s, &b) == 0) && strcmp(s, " blocks") == 0) {
+		p->part.heap_freed_bytes = a;
+		p->part.heap_freed_blocks = b;
+		p->part.heap_known = 1;
+	}
 	if (strncmp(v, "Heap system:", 12) == 0 && (s = skip_space(v + 12), lex_number(&s, &a) == 0) &&
 	    strcmp(s, " bytes") == 0) {
 		p->part.heap_system_bytes = a;

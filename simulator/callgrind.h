@@ -57,6 +57,7 @@ struct cg_part {
 	 * "desc: Heap system: N bytes" (heap_system_known). */
 	int heap_known, heap_system_known;
 	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks, heap_system_bytes;
+	uint64_t heap_freed_bytes, heap_freed_blocks; /* "desc: Heap freed: N bytes in M blocks" */
 	unsigned positions;     /* CG_POS_* bits */
 	size_t nevents;
 	const char *const *events; /* the events: names, in column order */

@@ -37,6 +37,8 @@ static struct bm_profile *profile_new(const struct cg_part *part)
 	p->heap_peak_bytes = part->heap_peak_bytes;
 	p->heap_leaked_bytes = part->heap_leaked_bytes;
 	p->heap_leaked_blocks = part->heap_leaked_blocks;
+	p->heap_freed_bytes = part->heap_freed_bytes;
+	p->heap_freed_blocks = part->heap_freed_blocks;
 	p->heap_system_known = part->heap_system_known;
 	p->heap_system_bytes = part->heap_system_bytes;
 	p->nevents = part->nevents;
@@ -514,6 +516,8 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 		dst->heap_peak_bytes += src->heap_peak_bytes;
 		dst->heap_leaked_bytes += src->heap_leaked_bytes;
 		dst->heap_leaked_blocks += src->heap_leaked_blocks;
+		dst->heap_freed_bytes += src->heap_freed_bytes;
+		dst->heap_freed_blocks += src->heap_freed_blocks;
 	}
 	if (src->heap_system_known) {
 		dst->heap_system_known = 1;

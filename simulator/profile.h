@@ -56,6 +56,7 @@ struct bm_profile {
 	 * peaks need not coincide, so the sum is at most that). */
 	int heap_known, heap_system_known;
 	uint64_t heap_peak_bytes, heap_leaked_bytes, heap_leaked_blocks, heap_system_bytes;
+	uint64_t heap_freed_bytes, heap_freed_blocks;
 
 	/* What it counts. */
 	size_t nevents;

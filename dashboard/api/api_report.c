@@ -122,9 +122,9 @@ static void add_heap(struct json_buf *b, const char *heap_key, const struct stor
 	json_buf_int(b, (int64_t)h->allocations);
 	json_buf_lit(b, ",\"bytes_allocated\":");
 	json_buf_int(b, (int64_t)h->bytes_allocated);
-	static const char *const rest[] = {"peak_bytes", "leaked_bytes", "leaked_blocks"};
-	const uint64_t v[] = {h->peak_bytes, h->leaked_bytes, h->leaked_blocks};
-	for (int k = 0; k < 3; k++) {
+	static const char *const rest[] = {"peak_bytes", "leaked_bytes", "leaked_blocks", "frees", "bytes_freed"};
+	const uint64_t v[] = {h->peak_bytes, h->leaked_bytes, h->leaked_blocks, h->frees, h->bytes_freed};
+	for (int k = 0; k < 5; k++) {
 		key(b, rest[k]);
 		if (h->has_peak)
 			json_buf_int(b, (int64_t)v[k]);

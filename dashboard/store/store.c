@@ -335,9 +335,11 @@ void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METR
 		x->heap.peak_bytes = (uint64_t)v[2];
 		x->heap.leaked_bytes = (uint64_t)v[3];
 		x->heap.leaked_blocks = (uint64_t)v[4];
+		x->heap.frees = has[5] ? (uint64_t)v[5] : 0;
+		x->heap.bytes_freed = has[6] ? (uint64_t)v[6] : 0;
 	}
-	if ((x->heap.has_system = has[5]))
-		x->heap.system_bytes = (uint64_t)v[5];
+	if ((x->heap.has_system = has[7]))
+		x->heap.system_bytes = (uint64_t)v[7];
 }
 
 void store_results_free(struct store_result *results, size_t n)

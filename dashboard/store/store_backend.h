@@ -34,8 +34,8 @@ struct store_run_row {
  * they have a history by name as imported metrics do and an imported
  * benchmark's primary metric (position 0) stays the only one at 0. */
 #define STORE_HEAP_POSITION 1000
-#define STORE_HEAP_METRICS 6 /* allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks,
-			       * system_bytes */
+#define STORE_HEAP_METRICS 8 /* allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks,
+			       * frees, bytes_freed, system_bytes */
 /* The SQL of a commit result's heap counts, in that order, beside a row
  * g of results (both backends' commit reads end with these columns), and
  * the result's heap from them (has[k]: column k was not NULL). */
@@ -45,7 +45,7 @@ struct store_run_row {
 #define STORE_HEAP_COLUMNS                                                                                  \
 	STORE_HEAP_VALUE("allocations") ", " STORE_HEAP_VALUE("bytes_allocated") ", "                         \
 	STORE_HEAP_VALUE("peak_bytes") ", " STORE_HEAP_VALUE("leaked_bytes") ", " STORE_HEAP_VALUE("leaked_blocks") \
-	", " STORE_HEAP_VALUE("system_bytes")
+	", " STORE_HEAP_VALUE("frees") ", " STORE_HEAP_VALUE("bytes_freed") ", " STORE_HEAP_VALUE("system_bytes")
 struct store_result;
 void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METRICS],
 			   const double v[STORE_HEAP_METRICS]);

@@ -43,7 +43,7 @@ static const char *metric_column(const char *metric)
 static char *heap_value(const char *metric)
 {
 	static const char *const names[] = {"allocations", "bytes_allocated", "peak_bytes", "leaked_bytes",
-					    "leaked_blocks", "system_bytes"};
+					    "leaked_blocks", "frees", "bytes_freed", "system_bytes"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (!strcmp(metric, names[i]))
 			return xasprintf("(SELECT h.value FROM result_metrics h WHERE h.run = x0.run"

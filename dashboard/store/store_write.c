@@ -88,7 +88,8 @@ static void heap_metrics(const struct bm_heap *h, struct store_row *row)
 {
 	static char blocks[] = "blocks", bytes[] = "bytes";
 	static char allocations[] = "allocations", bytes_allocated[] = "bytes_allocated", peak[] = "peak_bytes",
-		    leaked[] = "leaked_bytes", leaked_blocks[] = "leaked_blocks", system[] = "system_bytes";
+		    leaked[] = "leaked_bytes", leaked_blocks[] = "leaked_blocks", frees[] = "frees",
+		    bytes_freed[] = "bytes_freed", system[] = "system_bytes";
 	if (!h->measured)
 		return;
 	row->heap[0] = (struct bm_metric){allocations, blocks, (double)h->allocations};
@@ -96,8 +97,10 @@ static void heap_metrics(const struct bm_heap *h, struct store_row *row)
 	row->heap[2] = (struct bm_metric){peak, bytes, (double)h->peak_bytes};
 	row->heap[3] = (struct bm_metric){leaked, bytes, (double)h->leaked_bytes};
 	row->heap[4] = (struct bm_metric){leaked_blocks, blocks, (double)h->leaked_blocks};
+	row->heap[5] = (struct bm_metric){frees, blocks, (double)h->frees};
+	row->heap[6] = (struct bm_metric){bytes_freed, bytes, (double)h->bytes_freed};
 	row->metrics = row->heap;
-	row->nmetrics = h->has_peak ? 5 : 2;
+	row->nmetrics = h->has_peak ? 7 : 2;
 	if (h->has_peak && h->has_system)
 		row->heap[row->nmetrics++] = (struct bm_metric){system, bytes, (double)h->system_bytes};
 	row->metric_position = STORE_HEAP_POSITION;

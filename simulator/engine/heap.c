@@ -164,12 +164,19 @@ static VgHashTable *blocks;
 static struct block_info *spare; /* freed records, for the next blocks */
 static UInt epoch;
 static ULong live_bytes, live_blocks, peak_bytes; /* of this part's blocks */
+static ULong freed_bytes, freed_blocks;         /* of any block, in this part */
 
-static void freed(Addr p)
+/* The block at p is gone: freed (counted), or found replaced by a new
+ * one where the engine did not see its free. */
+static void forget(Addr p, Bool counted)
 {
 	struct block_info *b = p && blocks ? VG_(HT_remove)(blocks, p) : NULL;
 	if (!b)
 		return;
+	if (counted) {
+		freed_bytes += b->size;
+		freed_blocks++;
+	}
 	if (b->epoch == epoch) {
 		live_bytes -= b->size;
 		live_blocks--;
@@ -186,7 +193,7 @@ static void allocated(Addr p, ULong size, const struct heap_call *c)
 		size = 1; /* as DHAT counts it */
 	if (!blocks)
 		blocks = VG_(HT_construct)("bm.heap");
-	freed(p); /* (a block freed where the engine did not see it) */
+	forget(p, False);
 	struct block_info *b = spare;
 	if (b)
 		spare = b->next;
@@ -228,12 +235,12 @@ static void ended(const struct heap_call *c, ULong result)
 		/* glibc frees the block on a request of 0 bytes; a failure
 		 * (NULL otherwise) leaves it as it was. */
 		if (c->arg[0] && (c->arg[1] == 0 || result))
-			freed(c->arg[0]);
+			forget(c->arg[0], True);
 		if (c->arg[1] || !c->arg[0])
 			allocated(result, c->arg[1], c);
 		break;
 	case HEAP_FREE:
-		freed(c->arg[0]);
+		forget(c->arg[0], True);
 		break;
 	}
 }
@@ -272,7 +279,17 @@ void heap_after_syscall(UInt sysno, const UWord *args, SysRes res)
 void heap_zero(void)
 {
 	epoch++;
-	live_bytes = live_blocks = peak_bytes = system_bytes = 0;
+	live_bytes = live_blocks = peak_bytes = system_bytes = freed_bytes = freed_blocks = 0;
+}
+
+ULong heap_freed_bytes(void)
+{
+	return freed_bytes;
+}
+
+ULong heap_freed_blocks(void)
+{
+	return freed_blocks;
 }
 
 ULong heap_system_bytes(void)

@@ -49,9 +49,13 @@ void heap_after_syscall(UInt sysno, const UWord *args, SysRes res);
 void heap_zero(void);
 
 /* What the dump's desc lines say ("Heap peak: N bytes", "Heap leaked: N
- * bytes in M blocks", "Heap system: N bytes"). */
+ * bytes in M blocks", "Heap freed: N bytes in M blocks", "Heap system: N
+ * bytes"); freed are the blocks the engine saw allocated, whenever, and
+ * saw freed since the last zero. */
 ULong heap_peak_bytes(void);
 ULong heap_system_bytes(void);
+ULong heap_freed_bytes(void);
+ULong heap_freed_blocks(void);
 ULong heap_leaked_bytes(void);
 ULong heap_leaked_blocks(void);
 

@@ -360,6 +360,10 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 		out_number(o, heap_leaked_bytes(), 10);
 		out_text(o, " bytes in ");
 		out_number(o, heap_leaked_blocks(), 10);
+		out_text(o, " blocks\ndesc: Heap freed: ");
+		out_number(o, heap_freed_bytes(), 10);
+		out_text(o, " bytes in ");
+		out_number(o, heap_freed_blocks(), 10);
 		out_text(o, " blocks\ndesc: Heap system: ");
 		out_number(o, heap_system_bytes(), 10);
 		out_text(o, " bytes");

@@ -28,6 +28,10 @@ check_eq "heap::setup_block: the setup's block freed in the run changes nothing;
 check_eq "heap::aligned: aligned_alloc, posix_memalign and strdup" "3 774 774 0 0" \
 	"$(heap_of "$scratch/heap.json" heap::aligned)"
 check_eq "heap::none: all zero" "0 0 0 0 0" "$(heap_of "$scratch/heap.json" heap::none)"
+freed_of() { json_get "$1" 'my ($b) = grep { $_->{id} eq "'"$2"'" } @{$j->{benchmarks}}; "$b->{heap}{frees} $b->{heap}{bytes_freed}"'; }
+check_eq "frees: each block freed and its bytes; the setup's block freed in the run counts too (the engine saw it allocated)" \
+	"10 1045|6 504|0 0|1 4096" \
+	"$(freed_of "$scratch/heap.json" heap::mallocs)|$(freed_of "$scratch/heap.json" heap::realloc_chain)|$(freed_of "$scratch/heap.json" heap::leak)|$(freed_of "$scratch/heap.json" heap::setup_block)"
 check_eq "heap::big: a block of 1 MiB, and nothing more from the kernel in a warm run" "1 1048576 1048576 0 0 0" \
 	"$(heap_of "$scratch/heap.json" heap::big) $(json_get "$scratch/heap.json" 'my ($b) = grep { $_->{id} eq "heap::big" } @{$j->{benchmarks}}; $b->{heap}{system_bytes}')"
 check_eq "the events allocCount and allocBytes are the heap's counts" "10 1045" \

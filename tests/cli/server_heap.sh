@@ -40,8 +40,8 @@ check_eq "the ranked changes of allocations: more blocks a regression, the commi
 # The commit report carries them for bm-check.
 api GET "/api/v1/projects/mem/commits/5b5b5b/report" >/dev/null
 check_eq "the commit report: each row's heap and its baseline's" \
-	"suite::b1 22 5096 900 64 1 1052672 10 1000 500 0 0 135168|suite::b2 3 48 48 16 1 0 3 48 48 16 1 0" \
-	"$(body 'join "|", map { my $r = $_; join " ", $r->{id}, (map { $r->{heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks system_bytes)), (map { $r->{base_heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks system_bytes)) } sort { $a->{id} cmp $b->{id} } @{$j->{benchmarks}}')"
+	"suite::b1 22 5096 900 64 1 1052672 10 1000 500 0 0 135168|suite::b2 3 48 48 16 1 0 3 48 48 16 1 0|frees 0 0" \
+	"$(body 'join "|", map { my $r = $_; join " ", $r->{id}, (map { $r->{heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks system_bytes)), (map { $r->{base_heap}{$_} } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks system_bytes)) } sort { $a->{id} cmp $b->{id} } @{$j->{benchmarks}}')|frees $(body 'my ($r) = grep { $_->{id} eq "suite::b1" } @{$j->{benchmarks}}; "$r->{heap}{frees} $r->{heap}{bytes_freed}"')"
 api GET "/api/v1/projects/mem/commits/5c5c5c/report" >/dev/null
 check_eq "... none where the run had none (its baseline's still there)" "null base" \
 	"$(body 'my ($r) = grep { $_->{id} eq "suite::b1" } @{$j->{benchmarks}}; ($r->{heap} // "null") . " " . ($r->{base_heap} ? "base" : "null")')"

@@ -52,8 +52,9 @@ static int t_begin(void *ctx, const struct cg_part *part, char **err)
 	     part->pid, part->thread, part->trigger ? part->trigger : "-", part->nevents,
 	     part->positions);
 	if (part->heap_known)
-		emit(t, "heap peak=%llu leaked=%llu in %llu\n", (unsigned long long)part->heap_peak_bytes,
-		     (unsigned long long)part->heap_leaked_bytes, (unsigned long long)part->heap_leaked_blocks);
+		emit(t, "heap peak=%llu leaked=%llu in %llu freed=%llu in %llu\n", (unsigned long long)part->heap_peak_bytes,
+		     (unsigned long long)part->heap_leaked_bytes, (unsigned long long)part->heap_leaked_blocks,
+		     (unsigned long long)part->heap_freed_bytes, (unsigned long long)part->heap_freed_blocks);
 	if (part->heap_system_known)
 		emit(t, "heap system=%llu\n", (unsigned long long)part->heap_system_bytes);
 	return 0;
@@ -183,11 +184,12 @@ START_TEST(heap_desc_lines)
 	expect_trace("version: 1\ncreator: bm-engine\n"
 		     "desc: Heap peak: 1417 bytes\n"
 		     "desc: Heap leaked: 777 bytes in 1 blocks\n"
+		     "desc: Heap freed: 2934 bytes in 17 blocks\n"
 		     "desc: Heap system: 208720 bytes\n"
 		     "events: Ir allocCount allocBytes\n"
 		     "fn=main\n3 10 18 3711\n",
 		     "begin part=-1 pid=-1 thread=-1 trigger=- events=3 pos=4\n"
-		     "heap peak=1417 leaked=777 in 1\n"
+		     "heap peak=1417 leaked=777 in 1 freed=2934 in 17\n"
 		     "heap system=208720\n"
 		     "cost ::main @:3 10 18 3711\n"
 		     "end 10 18 3711\n");

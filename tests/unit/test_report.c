@@ -636,7 +636,8 @@ START_TEST(heap_counts_survive_a_round_trip_and_are_checked)
 	char *err = NULL;
 	json_t *j = json_loads(HEAD "\"benchmarks\": [" HEAP_OK
 				    "\"heap\": {\"allocations\": 10, \"bytes_allocated\": 1045, \"peak_bytes\": 900,"
-				    " \"leaked_bytes\": 64, \"leaked_blocks\": 1, \"system_bytes\": 4096}}, " HEAP_OK_B
+				    " \"leaked_bytes\": 64, \"leaked_blocks\": 1, \"frees\": 9, \"bytes_freed\": 936,"
+				    " \"system_bytes\": 4096}}, " HEAP_OK_B
 				    "\"heap\": {\"allocations\": 2, \"bytes_allocated\": 8,"
 				    " \"peak_bytes\": null}}]}",
 			       0, NULL);
@@ -651,6 +652,8 @@ START_TEST(heap_counts_survive_a_round_trip_and_are_checked)
 	ck_assert_uint_eq(a->leaked_bytes, 64);
 	ck_assert_uint_eq(a->leaked_blocks, 1);
 	ck_assert(a->has_system && !b->has_system);
+	ck_assert_uint_eq(a->frees, 9);
+	ck_assert_uint_eq(a->bytes_freed, 936);
 	ck_assert_uint_eq(a->system_bytes, 4096);
 	j = report_to_json(&r);
 	json_t *h = json_object_get(json_array_get(json_object_get(j, "benchmarks"), 0), "heap");

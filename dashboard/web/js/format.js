@@ -64,8 +64,9 @@ export function bytes(v) {
 }
 
 // The heap's counts (the bm engine's): blocks and bytes.
-export const HEAP_METRICS = ['allocations', 'bytes_allocated', 'peak_bytes', 'leaked_bytes', 'leaked_blocks', 'system_bytes'];
-const BYTE_METRICS = ['bytes_allocated', 'peak_bytes', 'leaked_bytes', 'system_bytes', 'allocBytes'];
+export const HEAP_METRICS = ['allocations', 'bytes_allocated', 'peak_bytes', 'leaked_bytes', 'leaked_blocks', 'frees',
+  'bytes_freed', 'system_bytes'];
+const BYTE_METRICS = ['bytes_allocated', 'peak_bytes', 'leaked_bytes', 'bytes_freed', 'system_bytes', 'allocBytes'];
 
 // A metric's value in its unit: speed per second, time in seconds, sys
 // times in ns, bytes in binary units, counts as integers.
@@ -93,7 +94,8 @@ export const METRIC_HELP = {
   sysCpuTime: 'system-call CPU time, ns (not part of speed)',
   allocations: 'heap blocks allocated', bytes_allocated: 'heap bytes allocated',
   peak_bytes: 'most heap bytes held at once', leaked_bytes: 'heap bytes left allocated',
-  leaked_blocks: 'heap blocks left allocated', system_bytes: 'what the heap took from the kernel (brk, mmap)',
+  leaked_blocks: 'heap blocks left allocated', frees: 'heap blocks freed', bytes_freed: 'heap bytes freed',
+  system_bytes: 'what the heap took from the kernel (brk, mmap)',
   allocCount: 'heap blocks allocated (profile)', allocBytes: 'heap bytes allocated (profile)',
 };
 
