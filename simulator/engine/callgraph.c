@@ -146,7 +146,7 @@ void callgraph_init(void)
 
 /* ---- functions ---- */
 
-static UWord hash_of(const HChar *s, UWord h)
+UWord name_hash(const HChar *s, UWord h)
 {
 	for (; *s; s++)
 		h = h * 31 + (UChar)*s;
@@ -190,7 +190,7 @@ static const struct fn *fn_at(Addr a)
 		key.name = VG_(malloc)("bm.name", 24);
 		VG_(sprintf)(key.name, "0x%016lx", a - (di ? VG_(DebugInfo_get_text_bias)(di) : 0));
 	}
-	key.hash = hash_of(key.name, hash_of(key.file, hash_of(key.obj, 0)));
+	key.hash = name_hash(key.name, name_hash(key.file, name_hash(key.obj, 0)));
 	struct fn *fn = VG_(HT_gen_lookup)(fns, &key, same_fn);
 	if (fn) {
 		VG_(free)(key.obj);

@@ -63,6 +63,9 @@ const struct fn *callgraph_current(const struct fn *home);
  * memset returns, and the block is calloc's). */
 Int callgraph_depth(void);
 void callgraph_charge_at(Int depth, const ULong delta[EV_COUNT]);
+/* The hash of name s, on from h: the call graph keys functions by those
+ * of their names (and a dump its file names). */
+UWord name_hash(const HChar *s, UWord h);
 /* Whether a jump from a block at from to to is, for callgrind, a call. */
 Bool callgraph_jump_is_call(const struct place *from, Addr to);
 /* The helpers: a superblock ending at site in a call, return or (for

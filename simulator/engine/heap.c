@@ -163,8 +163,7 @@ struct block_info {
 static VgHashTable *blocks;
 static struct block_info *spare; /* freed records, for the next blocks */
 static UInt epoch;
-static ULong live_bytes, live_blocks, peak_bytes; /* of this part's blocks */
-static ULong freed_bytes, freed_blocks;         /* of any block, in this part */
+static struct heap_part part;
 
 /* The block at p is gone: freed (counted), or found replaced by a new
  * one where the engine did not see its free. */
@@ -174,12 +173,12 @@ static void forget(Addr p, Bool counted)
 	if (!b)
 		return;
 	if (counted) {
-		freed_bytes += b->size;
-		freed_blocks++;
+		part.freed_bytes += b->size;
+		part.freed_blocks++;
 	}
 	if (b->epoch == epoch) {
-		live_bytes -= b->size;
-		live_blocks--;
+		part.live_bytes -= b->size;
+		part.live_blocks--;
 	}
 	b->next = spare;
 	spare = b;
@@ -201,10 +200,10 @@ static void allocated(Addr p, ULong size, const struct heap_call *c)
 		b = VG_(malloc)("bm.heap.block", sizeof *b);
 	*b = (struct block_info){NULL, p, size, epoch};
 	VG_(HT_add_node)(blocks, b);
-	live_bytes += size;
-	live_blocks++;
-	if (live_bytes > peak_bytes)
-		peak_bytes = live_bytes;
+	part.live_bytes += size;
+	part.live_blocks++;
+	if (part.live_bytes > part.peak_bytes)
+		part.peak_bytes = part.live_bytes;
 	if (c->site) {
 		c->site->cost[EV_ALLOC_COUNT]++;
 		c->site->cost[EV_ALLOC_BYTES] += size;
@@ -258,8 +257,7 @@ void heap_returned(Addr sp, ULong result)
 /* Linux's MAP_STACK, which Valgrind's amd64 headers lack. */
 #define MAP_STACK_FLAG 0x20000
 
-static ULong system_bytes; /* since the last zero */
-static Addr brk_now;       /* the break, since the first brk seen */
+static Addr brk_now; /* the break, since the first brk seen */
 
 void heap_after_syscall(UInt sysno, const UWord *args, SysRes res)
 {
@@ -268,46 +266,21 @@ void heap_after_syscall(UInt sysno, const UWord *args, SysRes res)
 	if (sysno == __NR_brk) {
 		Addr now = sr_Res(res);
 		if (brk_now && now > brk_now)
-			system_bytes += now - brk_now;
+			part.system_bytes += now - brk_now;
 		brk_now = now;
 	} else if (sysno == __NR_mmap && (args[3] & VKI_MAP_ANONYMOUS) && !(args[3] & MAP_STACK_FLAG) &&
 		   args[2] != VKI_PROT_NONE) {
-		system_bytes += args[1];
+		part.system_bytes += args[1];
 	}
 }
 
 void heap_zero(void)
 {
 	epoch++;
-	live_bytes = live_blocks = peak_bytes = system_bytes = freed_bytes = freed_blocks = 0;
+	part = (struct heap_part){0};
 }
 
-ULong heap_freed_bytes(void)
+const struct heap_part *heap_part(void)
 {
-	return freed_bytes;
-}
-
-ULong heap_freed_blocks(void)
-{
-	return freed_blocks;
-}
-
-ULong heap_system_bytes(void)
-{
-	return system_bytes;
-}
-
-ULong heap_peak_bytes(void)
-{
-	return peak_bytes;
-}
-
-ULong heap_leaked_bytes(void)
-{
-	return live_bytes;
-}
-
-ULong heap_leaked_blocks(void)
-{
-	return live_blocks;
+	return &part;
 }

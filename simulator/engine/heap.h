@@ -48,15 +48,15 @@ void heap_after_syscall(UInt sysno, const UWord *args, SysRes res);
  * allocated from here on. */
 void heap_zero(void);
 
-/* What the dump's desc lines say ("Heap peak: N bytes", "Heap leaked: N
- * bytes in M blocks", "Heap freed: N bytes in M blocks", "Heap system: N
- * bytes"); freed are the blocks the engine saw allocated, whenever, and
- * saw freed since the last zero. */
-ULong heap_peak_bytes(void);
-ULong heap_system_bytes(void);
-ULong heap_freed_bytes(void);
-ULong heap_freed_blocks(void);
-ULong heap_leaked_bytes(void);
-ULong heap_leaked_blocks(void);
+/* What a dump says since the last zero (its desc lines: "Heap peak: N
+ * bytes", "Heap leaked: N bytes in M blocks", "Heap freed: ...", "Heap
+ * system: N bytes"). */
+struct heap_part {
+	ULong peak_bytes;               /* the most the part's blocks held at once */
+	ULong live_bytes, live_blocks;   /* the part's blocks still allocated */
+	ULong freed_bytes, freed_blocks; /* freed: any block the engine saw allocated */
+	ULong system_bytes;             /* what brk and mmap gave the heap */
+};
+const struct heap_part *heap_part(void);
 
 #endif

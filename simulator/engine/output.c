@@ -41,8 +41,7 @@ struct name {
  * function (object, file and name), on its own line, in its own file. */
 struct located {
 	const struct fn *fn;
-	const struct name *fn_name, *file_name;
-	const HChar *file; /* the instruction's source file (file_name's) */
+	const struct name *fn_name, *file_name; /* its function, and its source file */
 	UInt line;
 	Addr addr;   /* relative to its object's load offset, as callgrind
 		      * writes addresses */
@@ -55,14 +54,6 @@ struct located {
 struct names {
 	VgHashTable *fns, *files;
 };
-
-static UWord string_hash(const HChar *s)
-{
-	UWord h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (UChar)*s;
-	return h;
-}
 
 static Word same_file(const void *a, const void *b)
 {
@@ -81,7 +72,7 @@ static struct name *file_name(struct names *n, const HChar *dir, const HChar *s)
 		path[d - 1] = '/';
 	}
 	VG_(strcpy)(path + d, s);
-	struct name key = {.key = string_hash(path), .file = path};
+	struct name key = {.key = name_hash(path, 0), .file = path};
 	struct name *f = VG_(HT_gen_lookup)(n->files, &key, same_file);
 	if (f) {
 		VG_(free)(path);
@@ -173,7 +164,6 @@ static void locate(const struct instr *i, void *data)
 	struct located l = {.fn = i->fn, .addr = relative(i->addr), .cost = i->cost, .i = i};
 	l.fn_name = fn_name(to->names, i->fn);
 	l.file_name = file_of(to->names, i->addr, &l.line);
-	l.file = l.file_name->file;
 	l.plt = VG_(DebugInfo_sect_kind)(NULL, i->addr) == Vg_SectPLT;
 	VG_(addToXA)(to->all, &l);
 }
@@ -227,6 +217,21 @@ static void out_number(struct out *o, ULong v, UInt base)
 		v /= base;
 	} while (v);
 	out_text(o, digits + n);
+}
+
+/* "\ndesc: Heap WHAT: N bytes", and " in M blocks" where blocks is given. */
+static void out_heap_line(struct out *o, const HChar *what, ULong bytes, const ULong *blocks)
+{
+	out_text(o, "\ndesc: Heap ");
+	out_text(o, what);
+	out_text(o, ": ");
+	out_number(o, bytes, 10);
+	out_text(o, " bytes");
+	if (blocks) {
+		out_text(o, " in ");
+		out_number(o, *blocks, 10);
+		out_text(o, " blocks");
+	}
 }
 
 /* The events a dump has, in the order of its "events:" line: the branch
@@ -354,19 +359,11 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 	if (clo.heap && !within) {
 		/* The blocks allocated since the last zero: not costs of a
 		 * line, so not events (heap.h). */
-		out_text(o, "\ndesc: Heap peak: ");
-		out_number(o, heap_peak_bytes(), 10);
-		out_text(o, " bytes\ndesc: Heap leaked: ");
-		out_number(o, heap_leaked_bytes(), 10);
-		out_text(o, " bytes in ");
-		out_number(o, heap_leaked_blocks(), 10);
-		out_text(o, " blocks\ndesc: Heap freed: ");
-		out_number(o, heap_freed_bytes(), 10);
-		out_text(o, " bytes in ");
-		out_number(o, heap_freed_blocks(), 10);
-		out_text(o, " blocks\ndesc: Heap system: ");
-		out_number(o, heap_system_bytes(), 10);
-		out_text(o, " bytes");
+		const struct heap_part *h = heap_part();
+		out_heap_line(o, "peak", h->peak_bytes, NULL);
+		out_heap_line(o, "leaked", h->live_bytes, &h->live_blocks);
+		out_heap_line(o, "freed", h->freed_bytes, &h->freed_blocks);
+		out_heap_line(o, "system", h->system_bytes, NULL);
 	}
 	out_text(o, clo.dump_instr ? "\n\npositions: instr line\n" : "\n\npositions: line\n");
 	/* The unit of the times (a reader of callgrind's files takes
@@ -401,12 +398,12 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 			out_text(o, "\n");
 			file = l->fn->file;
 		}
-		if (VG_(strcmp)(file, l->file) != 0) {
+		if (VG_(strcmp)(file, l->file_name->file) != 0) {
 			/* Inlined code from another file. */
 			out_text(o, "fi=");
-			out_text(o, l->file);
+			out_text(o, l->file_name->file);
 			out_text(o, "\n");
-			file = l->file;
+			file = l->file_name->file;
 		}
 		/* Instructions of one line are separate cost lines, which a
 		 * reader adds up (as it does callgrind's). */
