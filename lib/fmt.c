@@ -21,6 +21,13 @@ char *fmt_count(char buf[FMT_SIZE], uint64_t n)
 	return buf;
 }
 
+char *fmt_count_delta(char buf[FMT_SIZE + 1], uint64_t now, uint64_t before)
+{
+	buf[0] = now >= before ? '+' : '-';
+	fmt_count(buf + 1, now >= before ? now - before : before - now);
+	return buf;
+}
+
 /* Three significant digits with the given unit; from a million up, below
  * a hundredth (but not 0) and what is not finite in exponent notation,
  * which always fits and never reads as 0. */

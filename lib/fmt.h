@@ -11,6 +11,8 @@
 
 /* 1234567 -> "1,234,567" */
 char *fmt_count(char buf[FMT_SIZE], uint64_t n);
+/* now - before, signed, in a buffer one byte longer: "+1,024", "-96", "+0" */
+char *fmt_count_delta(char buf[FMT_SIZE + 1], uint64_t now, uint64_t before);
 /* seconds -> "812 ns", "39.3 us", "1.12 ms", "2.50 s", "1.23e+09 s" */
 char *fmt_seconds(char buf[FMT_SIZE], double seconds);
 /* nanoseconds -> as fmt_seconds */

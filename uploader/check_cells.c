@@ -126,14 +126,6 @@ void check_threshold_text(char buf[32], double t)
 	snprintf(buf, 32, "%g%%", 100 * t);
 }
 
-/* "+12" or "-3". */
-static const char *signed_count(char buf[FMT_SIZE + 1], uint64_t now, uint64_t before)
-{
-	buf[0] = now >= before ? '+' : '-';
-	fmt_count(buf + 1, now >= before ? now - before : before - now);
-	return buf;
-}
-
 int check_alloc_change(char buf[CHECK_ALLOC_SIZE], const struct check_row *r)
 {
 	const struct bm_heap *h = &r->counts.heap, *b = &r->base_counts.heap;
@@ -144,9 +136,9 @@ int check_alloc_change(char buf[CHECK_ALLOC_SIZE], const struct check_row *r)
 		return 0;
 	char x[FMT_SIZE], y[FMT_SIZE], d[FMT_SIZE + 1], p[FMT_SIZE], q[FMT_SIZE], e[FMT_SIZE + 1];
 	int n = snprintf(buf, CHECK_ALLOC_SIZE, "%s -> %s blocks (%s), %s -> %s bytes (%s)", fmt_count(x, b->allocations),
-			 fmt_count(y, h->allocations), signed_count(d, h->allocations, b->allocations),
+			 fmt_count(y, h->allocations), fmt_count_delta(d, h->allocations, b->allocations),
 			 fmt_count(p, b->bytes_allocated), fmt_count(q, h->bytes_allocated),
-			 signed_count(e, h->bytes_allocated, b->bytes_allocated));
+			 fmt_count_delta(e, h->bytes_allocated, b->bytes_allocated));
 	if (h->has_peak && b->has_peak && h->peak_bytes != b->peak_bytes && n > 0 && n < CHECK_ALLOC_SIZE)
 		snprintf(buf + n, CHECK_ALLOC_SIZE - (size_t)n, ", peak %s -> %s bytes", fmt_count(x, b->peak_bytes),
 			 fmt_count(y, h->peak_bytes));

@@ -85,14 +85,6 @@ static uint64_t sum(const struct bm_events *e, const enum bm_event *evs, size_t 
 	return total;
 }
 
-/* "+1,024" or "-96": a signed difference of two counts. */
-static char *delta(char buf[FMT_SIZE + 1], uint64_t now, uint64_t before)
-{
-	buf[0] = now >= before ? '+' : '-';
-	fmt_count(buf + 1, now >= before ? now - before : before - now);
-	return buf;
-}
-
 int gate_layout_only(const struct bm_events *head, const struct bm_events *base)
 {
 	static const enum bm_event accesses[] = {BM_EV_IR, BM_EV_DR, BM_EV_DW};
@@ -120,8 +112,8 @@ int gate_cause(const struct gate_counts *head, const struct gate_counts *base, c
 	if (!h->measured || !b->measured || h->allocations <= b->allocations)
 		return 1;
 	char blocks[FMT_SIZE + 1], bytes[FMT_SIZE + 1], *why = xstrdup(buf);
-	snprintf(buf, size, "more allocations (%s, %s bytes): %s", delta(blocks, h->allocations, b->allocations),
-		 delta(bytes, h->bytes_allocated, b->bytes_allocated), why);
+	snprintf(buf, size, "more allocations (%s, %s bytes): %s", fmt_count_delta(blocks, h->allocations, b->allocations),
+		 fmt_count_delta(bytes, h->bytes_allocated, b->bytes_allocated), why);
 	free(why);
 	return 1;
 }
@@ -152,8 +144,8 @@ static int cycles_cause(const struct gate_counts *head, const struct gate_counts
 		return 1;
 	}
 	if (has_l1 && has_ll && b1 && bl)
-		snprintf(buf, size, "more cache misses (%s, L1 misses %s, LL misses %s)", irs, delta(d1, h1, p1),
-			 delta(dl, hl, pl));
+		snprintf(buf, size, "more cache misses (%s, L1 misses %s, LL misses %s)", irs, fmt_count_delta(d1, h1, p1),
+			 fmt_count_delta(dl, hl, pl));
 	else
 		snprintf(buf, size, "more cache misses (%s, more cycles per instruction)", irs);
 	return 1;
