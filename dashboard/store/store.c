@@ -322,6 +322,11 @@ int store_commit_results(struct store *st, int64_t project, const struct store_r
 	return st->be->commit_results(st->db, project, run, results, n, err);
 }
 
+const struct store_heap_metric store_heap_metrics[STORE_HEAP_METRICS] = {
+	{"allocations", "blocks"},  {"bytes_allocated", "bytes"}, {"peak_bytes", "bytes"}, {"leaked_bytes", "bytes"},
+	{"leaked_blocks", "blocks"}, {"frees", "blocks"},          {"bytes_freed", "bytes"}, {"system_bytes", "bytes"},
+};
+
 void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METRICS],
 			   const double v[STORE_HEAP_METRICS])
 {

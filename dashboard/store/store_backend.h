@@ -36,9 +36,10 @@ struct store_run_row {
 #define STORE_HEAP_POSITION 1000
 #define STORE_HEAP_METRICS 8 /* allocations, bytes_allocated, peak_bytes, leaked_bytes, leaked_blocks,
 			       * frees, bytes_freed, system_bytes */
-/* The SQL of a commit result's heap counts, in that order, beside a row
- * g of results (both backends' commit reads end with these columns), and
- * the result's heap from them (has[k]: column k was not NULL). */
+/* The SQL of a commit result's heap counts, in the order of
+ * store_heap_metrics below, beside a row g of results (both backends'
+ * commit reads end with these columns), and the result's heap from them
+ * (has[k]: column k was not NULL). */
 #define STORE_HEAP_VALUE(name)                                                                             \
 	"(SELECT h.value FROM result_metrics h WHERE h.run = g.run AND h.benchmark = g.benchmark AND h.name = '" \
 	name "')"
@@ -46,6 +47,10 @@ struct store_run_row {
 	STORE_HEAP_VALUE("allocations") ", " STORE_HEAP_VALUE("bytes_allocated") ", "                         \
 	STORE_HEAP_VALUE("peak_bytes") ", " STORE_HEAP_VALUE("leaked_bytes") ", " STORE_HEAP_VALUE("leaked_blocks") \
 	", " STORE_HEAP_VALUE("frees") ", " STORE_HEAP_VALUE("bytes_freed") ", " STORE_HEAP_VALUE("system_bytes")
+/* Those names and units, in that order (STORE_HEAP_COLUMNS's). */
+extern const struct store_heap_metric {
+	const char *name, *unit;
+} store_heap_metrics[STORE_HEAP_METRICS];
 struct store_result;
 void store_result_set_heap(struct store_result *x, const int has[STORE_HEAP_METRICS],
 			   const double v[STORE_HEAP_METRICS]);

@@ -37,27 +37,20 @@ static const char *metric_column(const char *metric)
 	return NULL;
 }
 
-/* The bm engine's heap counts, kept as a result's own metrics
- * (store_backend.h: STORE_HEAP_POSITION): the SQL of one's value beside
- * the result row x0, or NULL when metric is not one. */
-static char *heap_value(const char *metric)
+/* The bm engine's heap count called metric, kept as a result's own
+ * metric (store_backend.h: STORE_HEAP_POSITION): its name in the table,
+ * never text from a request, or NULL when metric is not one. */
+static const char *heap_metric(const char *metric)
 {
-	static const char *const names[] = {"allocations", "bytes_allocated", "peak_bytes", "leaked_bytes",
-					    "leaked_blocks", "frees", "bytes_freed", "system_bytes"};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(metric, names[i]))
-			return xasprintf("(SELECT h.value FROM result_metrics h WHERE h.run = x0.run"
-					 " AND h.benchmark = x0.benchmark AND h.name = '%s')",
-					 names[i]);
+	for (size_t i = 0; i < STORE_HEAP_METRICS; i++)
+		if (!strcmp(metric, store_heap_metrics[i].name))
+			return store_heap_metrics[i].name;
 	return NULL;
 }
 
 int store_metric_known(const char *metric)
 {
-	char *heap = heap_value(metric);
-	int known = metric_column(metric) != NULL || heap != NULL;
-	free(heap);
-	return known;
+	return metric_column(metric) != NULL || heap_metric(metric) != NULL;
 }
 
 /* A point's four strings share one allocation, which starts at sha. */
@@ -319,10 +312,14 @@ static int series_row(void *ctx, const char *benchmark, const struct store_point
 int store_branch_series(struct store *st, int64_t project, const char *branch, const char *metric,
 			store_series_fn fn, void *ctx, char **err)
 {
-	const char *column = metric_column(metric);
-	char *value = column ? xasprintf("x0.%s", column) : heap_value(metric);
-	if (!value)
+	const char *column = metric_column(metric), *heap = column ? NULL : heap_metric(metric);
+	if (!column && !heap)
 		return bm_error(err, "unknown metric '%s'", metric);
+	/* A heap count's value beside the result row x0. */
+	char *value = column ? xasprintf("x0.%s", column)
+			     : xasprintf("(SELECT h.value FROM result_metrics h WHERE h.run = x0.run"
+					 " AND h.benchmark = x0.benchmark AND h.name = '%s')",
+					 heap);
 	/* (A result without heap counts has no point in their series.) */
 	struct series_walk w = {.fn = fn, .ctx = ctx, .drop_unmeasured = !column};
 	int rc = st->be->branch_series(st->db, project, branch, value, series_row, &w, err);

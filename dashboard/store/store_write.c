@@ -86,23 +86,16 @@ static int profile_blob(const struct bm_result *b, unsigned char **data, size_t 
  * the peak and leaks only where the report has them (not symbol mode). */
 static void heap_metrics(const struct bm_heap *h, struct store_row *row)
 {
-	static char blocks[] = "blocks", bytes[] = "bytes";
-	static char allocations[] = "allocations", bytes_allocated[] = "bytes_allocated", peak[] = "peak_bytes",
-		    leaked[] = "leaked_bytes", leaked_blocks[] = "leaked_blocks", frees[] = "frees",
-		    bytes_freed[] = "bytes_freed", system[] = "system_bytes";
 	if (!h->measured)
 		return;
-	row->heap[0] = (struct bm_metric){allocations, blocks, (double)h->allocations};
-	row->heap[1] = (struct bm_metric){bytes_allocated, bytes, (double)h->bytes_allocated};
-	row->heap[2] = (struct bm_metric){peak, bytes, (double)h->peak_bytes};
-	row->heap[3] = (struct bm_metric){leaked, bytes, (double)h->leaked_bytes};
-	row->heap[4] = (struct bm_metric){leaked_blocks, blocks, (double)h->leaked_blocks};
-	row->heap[5] = (struct bm_metric){frees, blocks, (double)h->frees};
-	row->heap[6] = (struct bm_metric){bytes_freed, bytes, (double)h->bytes_freed};
+	const uint64_t v[STORE_HEAP_METRICS] = {h->allocations, h->bytes_allocated, h->peak_bytes, h->leaked_bytes,
+						h->leaked_blocks, h->frees,           h->bytes_freed, h->system_bytes};
+	row->nmetrics = !h->has_peak ? 2 : h->has_system ? STORE_HEAP_METRICS : STORE_HEAP_METRICS - 1;
+	/* (The row's metrics are only read: the names stay the table's.) */
+	for (size_t k = 0; k < row->nmetrics; k++)
+		row->heap[k] = (struct bm_metric){(char *)store_heap_metrics[k].name, (char *)store_heap_metrics[k].unit,
+						  (double)v[k]};
 	row->metrics = row->heap;
-	row->nmetrics = h->has_peak ? 7 : 2;
-	if (h->has_peak && h->has_system)
-		row->heap[row->nmetrics++] = (struct bm_metric){system, bytes, (double)h->system_bytes};
 	row->metric_position = STORE_HEAP_POSITION;
 }
 
