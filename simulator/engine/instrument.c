@@ -302,23 +302,49 @@ static void end_segment(struct pass *p)
 /* Whether the access of size bytes at addr might not be a hit that
  * changes nothing: it straddles two lines, or its line is not the most
  * recent of its set in D1.  Computed in the translation, so that the
- * helper runs only then. */
+ * helper runs only then.  One comparison tells both: the most recent tag
+ * of the set of the access's first byte is compared with the line of its
+ * last byte.  They are equal only when that line lies in the first byte's
+ * set, which (with more than one set) a straddling access's second line
+ * never does: consecutive lines fall in consecutive sets. */
 static IRExpr *maybe_miss(IRSB *sb, IRExpr *addr, Int size)
 {
 	struct sim_layout d1;
 	sim_d1_layout(&d1);
-	IRExpr *line = tmp64(sb, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8((UChar)d1.line_bits))));
-	IRExpr *end = tmp64(sb, IRExpr_Binop(Iop_Shr64, tmp64(sb, IRExpr_Binop(Iop_Add64, addr, c64((ULong)size - 1))),
-					     IRExpr_Const(IRConst_U8((UChar)d1.line_bits))));
-	IRExpr *set = tmp64(sb, IRExpr_Binop(Iop_And64, line, c64(d1.sets_mask)));
-	IRExpr *way0 = tmp64(sb, IRExpr_Binop(Iop_Add64, c64((ULong)(HWord)d1.tags),
-					      tmp64(sb, IRExpr_Binop(Iop_Mul64, set,
-								     c64((ULong)d1.assoc * sizeof(UWord))))));
+	IRExpr *shift = IRExpr_Const(IRConst_U8((UChar)d1.line_bits));
+	IRExpr *last = size > 1 ? tmp64(sb, IRExpr_Binop(Iop_Add64, addr, c64((ULong)size - 1))) : addr;
+	IRExpr *line = tmp64(sb, IRExpr_Binop(Iop_Shr64, last, shift));
+	/* The first way of the first byte's set: tags + set * assoc words.
+	 * Where a set's ways take 2^k bytes, that is the address's set bits
+	 * moved into place. */
+	ULong set_bytes = (ULong)d1.assoc * sizeof(UWord);
+	Int k = 0;
+	while ((1ULL << k) < set_bytes)
+		k++;
+	IRExpr *offset;
+	if ((1ULL << k) == set_bytes) {
+		offset = tmp64(sb, IRExpr_Binop(Iop_And64, addr, c64((ULong)d1.sets_mask << d1.line_bits)));
+		if (k != d1.line_bits)
+			offset = tmp64(sb, IRExpr_Binop(k > d1.line_bits ? Iop_Shl64 : Iop_Shr64, offset,
+							IRExpr_Const(IRConst_U8((UChar)(k > d1.line_bits ? k - d1.line_bits
+													  : d1.line_bits - k)))));
+	} else {
+		IRExpr *set = tmp64(sb, IRExpr_Binop(Iop_And64, tmp64(sb, IRExpr_Binop(Iop_Shr64, addr, shift)),
+						     c64(d1.sets_mask)));
+		offset = tmp64(sb, IRExpr_Binop(Iop_Mul64, set, c64(set_bytes)));
+	}
+	IRExpr *way0 = tmp64(sb, IRExpr_Binop(Iop_Add64, c64((ULong)(HWord)d1.tags), offset));
 	IRExpr *mru = tmp64(sb, IRExpr_Load(Iend_LE, Ity_I64, way0));
-	IRExpr *diff = tmp64(sb, IRExpr_Binop(Iop_Or64, tmp64(sb, IRExpr_Binop(Iop_Xor64, mru, line)),
-					      tmp64(sb, IRExpr_Binop(Iop_Xor64, line, end))));
 	IRTemp guard = newIRTemp(sb->tyenv, Ity_I1);
-	addStmtToIRSB(sb, IRStmt_WrTmp(guard, IRExpr_Binop(Iop_CmpNE64, diff, c64(0))));
+	if (!d1.sets_mask && size > 1) {
+		/* One set: the first byte's line must be the last's too. */
+		IRExpr *first = tmp64(sb, IRExpr_Binop(Iop_Shr64, addr, shift));
+		IRExpr *diff = tmp64(sb, IRExpr_Binop(Iop_Or64, tmp64(sb, IRExpr_Binop(Iop_Xor64, mru, line)),
+						      tmp64(sb, IRExpr_Binop(Iop_Xor64, first, line))));
+		addStmtToIRSB(sb, IRStmt_WrTmp(guard, IRExpr_Binop(Iop_CmpNE64, diff, c64(0))));
+	} else {
+		addStmtToIRSB(sb, IRStmt_WrTmp(guard, IRExpr_Binop(Iop_CmpNE64, mru, line)));
+	}
 	return IRExpr_RdTmp(guard);
 }
 
