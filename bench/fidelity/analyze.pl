@@ -5,6 +5,7 @@
 #
 #   analyze.pl collect --configs FILE (--native-runs FILE | --native-from DIR)
 #                      [--cpu NAME] [--compiler TEXT] [--min-time S] [--date DATE]
+#                      [--one-half NAME]
 #       joins bm-run's reports (FILE: LABEL<TAB>REPORT<TAB>BM-RUN OPTIONS per line) with
 #       the native times (FILE: REPEAT<TAB>NATIVE REPORT per line, libbm --json; or
 #       DIR's native-times.tsv and native-ratios.tsv recorded earlier) into the raw
@@ -14,6 +15,14 @@
 #   analyze.pl record RAW.json DIR
 #       writes the native medians and pair ratios as DIR/native-times.tsv and
 #       DIR/native-ratios.tsv
+#   analyze.pl merge REPORT...
+#       one report (on standard output) holding the benchmarks of all the
+#       reports, which must be of one model: bench/fidelity_external.sh's
+#       runs of one program each, as collect reads one report per
+#       configuration
+# --one-half puts every benchmark in that half instead of splitting them:
+# a corpus that no model was fitted on (bench/fidelity_external.sh) is
+# all validation.
 #
 # Ratios are time(before) / time(after): how many times faster the change
 # made the work.  Halves: pairs and other benchmarks apart, each sorted by
@@ -27,7 +36,7 @@ use JSON::PP;
 my $SAME = 0.10;    # a change under 10% either way is "no change" (bm-check's default threshold)
 my %BAR = (error => 2, median_error => 1.5, spearman => 0.95);
 
-sub usage { die "usage: analyze.pl collect|report|record ... (see its header)\n" }
+sub usage { die "usage: analyze.pl collect|report|record|merge ... (see its header)\n" }
 sub fail { die "analyze.pl: $_[0]\n" }
 
 sub slurp
@@ -124,7 +133,7 @@ sub collect
 	my %o;
 	while (@_) {
 		my $k = shift;
-		usage() unless $k =~ /^--(configs|native-runs|native-from|cpu|compiler|min-time|date)$/ && @_;
+		usage() unless $k =~ /^--(configs|native-runs|native-from|cpu|compiler|min-time|date|one-half)$/ && @_;
 		$o{$1} = shift;
 	}
 	usage() unless $o{configs} && ($o{'native-runs'} xor $o{'native-from'});
@@ -195,7 +204,11 @@ sub collect
 		push @benchmarks, {id => $id, ($pair ? (pair => $pair, kind => $kind, side => $side) : ()),
 			native => $native{$id}, bm => $bm{$id} || {}};
 	}
-	assign_halves(\@benchmarks);
+	if ($o{'one-half'}) {
+		$_->{half} = $o{'one-half'} for @benchmarks;
+	} else {
+		assign_halves(\@benchmarks);
+	}
 	my @pairs;
 	for my $b (@benchmarks) {
 		next unless $b->{pair} && $b->{side} eq 'before';
@@ -310,11 +323,11 @@ sub report
 	my ($path) = @_;
 	my $raw = read_json($path);
 	my @preds = predictors($raw);
-	my @halves = ('fit', 'validation', 'all');
 	my $nat = $raw->{native};
 	my @b = @{$raw->{benchmarks}};
 	my %count;
 	$count{$_->{half}}++ for @b;
+	my @halves = ((grep { $count{$_} } 'fit', 'validation'), 'all');
 	my %pcount;
 	$pcount{$_->{half}}++ for @{$raw->{pairs}};
 	printf "Corpus: %d benchmarks, %d of them in %d change pairs; fit half %d benchmarks (%d pairs), "
@@ -428,8 +441,21 @@ sub record
 	close $r or fail("cannot write '$dir/native-ratios.tsv': $!");
 }
 
+sub merge
+{
+	my @reports = map { read_json($_) } @_;
+	my $first = $reports[0];
+	for my $i (1 .. $#reports) {
+		fail("'$_[$i]' is of model $reports[$i]{model}{id}, '$_[0]' of $first->{model}{id}: merge reports of one model")
+			unless $reports[$i]{model}{id} eq $first->{model}{id};
+		push @{$first->{benchmarks}}, @{$reports[$i]{benchmarks}};
+	}
+	print JSON::PP->new->canonical->encode($first);
+}
+
 my $cmd = shift // usage();
 if ($cmd eq 'collect') { collect(@ARGV) }
 elsif ($cmd eq 'report' && @ARGV == 1) { report(@ARGV) }
 elsif ($cmd eq 'record' && @ARGV == 2) { record(@ARGV) }
+elsif ($cmd eq 'merge' && @ARGV >= 1) { merge(@ARGV) }
 else { usage() }
