@@ -40,7 +40,7 @@ raw=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--raw) [ $# -ge 2 ] || die "--raw needs a file name"; raw=$2; shift ;;
-	-h | --help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
