@@ -5,9 +5,10 @@
 # of the choices their users make (a compression level, one tool for
 # another, a regular expression or a fixed string, an index in SQLite, a
 # builtin in Python) and pairs that natively make no difference.  Each
-# command runs natively (wall time of the whole process, BM_EXTERNAL_REPEATS
-# repeats interleaved, after a round that fills the page cache) and once
-# under `bm-run --whole` per configuration; the tables are fidelity.sh's
+# command runs natively (the whole process's user CPU time: bm's estimate
+# leaves the kernel out; BM_EXTERNAL_REPEATS repeats interleaved, after a
+# round that fills the page cache) and once under `bm-run --whole` per
+# configuration; the tables are fidelity.sh's
 # (bench/fidelity/analyze.pl), with every benchmark in the validation
 # half: nothing was fitted on this corpus.
 #
@@ -16,20 +17,19 @@
 # Environment:
 #   BM_EXTERNAL_CONFIGS   LABEL=BM-RUN OPTIONS, separated by ';' (default
 #                         'bm-model/1=;bm-model/2=--model bm-model/2')
-#   BM_EXTERNAL_REPEATS   native runs of each command (default 9)
+#   BM_EXTERNAL_REPEATS   native runs of each command (default 15)
 #   BM_EXTERNAL_TEXT_KB   size of the generated text (default 1024; the scanners and
 #                         hashes read it 16 times over, the slow compressors half a MiB)
 # Needs: perl, and the programs (gzip xz zstd lz4 bzip2 sqlite3 /usr/bin/python3 mawk
 # and coreutils); a pair whose program is missing is left out with a word.
-# Natively bm's estimate leaves system calls out and the wall time does
-# not: the inputs are read from the page cache, the output goes to a file,
-# and no command only scans its input (wc -l and grep -c ^ of 16 MiB spent
-# most of their time in the kernel's copies of it), so that what the
-# programs compute is most of their time.
+# The inputs are read from the page cache, the output goes to a file, and
+# no command only scans its input (wc -l and grep -c ^ of 16 MiB spent most
+# of their time in the kernel's copies of it), so that what the programs
+# compute is most of their time.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 analyze="$top/bench/fidelity/analyze.pl"
-repeats=${BM_EXTERNAL_REPEATS:-9}
+repeats=${BM_EXTERNAL_REPEATS:-15}
 text_kb=${BM_EXTERNAL_TEXT_KB:-1024}
 configs=${BM_EXTERNAL_CONFIGS:-'bm-model/1=;bm-model/2=--model bm-model/2'}
 
