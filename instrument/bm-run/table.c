@@ -25,17 +25,23 @@ int table_use_color(FILE *stream)
 void table_print(FILE *out, const struct bm_report *r, int whole_process, int color)
 {
 	size_t w = strlen("benchmark");
-	int per_call = 0;
+	int per_call = 0, heap = 0;
 	for (size_t i = 0; i < r->nbenchmarks; i++) {
-		if (strlen(r->benchmarks[i].id) > w)
-			w = strlen(r->benchmarks[i].id);
-		per_call |= r->benchmarks[i].calls > 0;
+		const struct bm_result *x = &r->benchmarks[i];
+		if (strlen(x->id) > w)
+			w = strlen(x->id);
+		per_call |= x->calls > 0;
+		/* The heap's columns where something allocated: most
+		 * benchmarks do not, and their table stays as it was. */
+		heap |= x->status == BM_STATUS_OK && x->heap.measured && x->heap.allocations > 0;
 	}
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], e[FMT_SIZE], f[FMT_SIZE], g[FMT_SIZE];
 	fprintf(out, "%s%-*s %15s %11s %12s %9s %11s", color ? BOLD : "", (int)w, "benchmark", "cycles",
 		"time", "speed", "syscalls", "sys time");
 	if (per_call)
 		fprintf(out, " %12s %13s", "calls", "cycles/call");
+	if (heap)
+		fprintf(out, " %9s %15s %15s", "allocs", "bytes", "peak bytes");
 	fprintf(out, "%s\n", color ? RESET : "");
 	for (size_t i = 0; i < r->nbenchmarks; i++) {
 		const struct bm_result *x = &r->benchmarks[i];
@@ -52,12 +58,23 @@ void table_print(FILE *out, const struct bm_report *r, int whole_process, int co
 		if (x->calls)
 			fprintf(out, " %12s %13s", fmt_count(f, x->calls),
 				fmt_count(g, (x->cycles + x->calls / 2) / x->calls));
+		else if (per_call && heap) /* (the heap's columns stay in line) */
+			fprintf(out, " %12s %13s", "", "");
+		if (heap && x->heap.measured)
+			fprintf(out, " %9s %15s %15s", fmt_count(f, x->heap.allocations),
+				fmt_count(g, x->heap.bytes_allocated), x->heap.has_peak ? fmt_count(a, x->heap.peak_bytes) : "-");
+		else if (heap)
+			fprintf(out, " %9s %15s %15s", "-", "-", "-");
 		fputc('\n', out);
 	}
 	fprintf(out, "%s(%s at %.1f GHz: speed = executions per second; system calls are not part of it)%s\n",
 		color ? DIM : "", r->model.id, r->model.frequency_hz / 1e9, color ? RESET : "");
 	if (per_call)
 		fprintf(out, "%s(a function's numbers are over all its calls; cycles/call is their mean)%s\n",
+			color ? DIM : "", color ? RESET : "");
+	if (heap)
+		fprintf(out, "%s(allocs: the blocks it allocated, bytes: theirs, peak bytes: the most it held at once; "
+			     "'-' where not counted)%s\n",
 			color ? DIM : "", color ? RESET : "");
 	if (whole_process)
 		fprintf(out, "%s(a whole process's sys time includes Valgrind's own work in its system calls, "

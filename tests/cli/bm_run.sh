@@ -15,7 +15,7 @@ check_eq "harness mode: one result per benchmark, in order" \
 cases::compute[n=4000] ok
 cases::memory[kib=64] ok
 cases::memory[kib=1024] ok" "$(json_get "$scratch/ok.json" 'join "\n", map { "$_->{id} $_->{status}" } @{$j->{benchmarks}}')"
-check "harness mode: a table with cycles, time, speed and system calls" \
+check "harness mode: a table with cycles, time, speed and system calls (no heap columns: nothing allocated)" \
 	grep -q '^benchmark  *cycles  *time  *speed  *syscalls  *sys time$' "$scratch/ok.out"
 check "harness mode: the table has every benchmark" grep -q '^cases::memory\[kib=1024\]  *[0-9,]* ' "$scratch/ok.out"
 check_eq "the table has no colours off a terminal" "" "$(grep -c "$(printf '\033')" "$scratch/ok.out" | grep -v '^0$')"

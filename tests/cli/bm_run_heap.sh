@@ -14,8 +14,13 @@ heap_of() {
 		$h ? join " ", map { $h->{$_} // "null" } qw(allocations bytes_allocated peak_bytes leaked_bytes leaked_blocks) : "none"'
 }
 
-"$BM_RUN" -q -o "$scratch/heap.json" -- "$PROGRAMS/heap" >/dev/null 2>&1
+"$BM_RUN" -o "$scratch/heap.json" -- "$PROGRAMS/heap" >"$scratch/heap.out" 2>/dev/null
 check_eq "harness mode: every benchmark ran" 0 $?
+check "the table: allocations, their bytes and the peak, where something allocated" \
+	grep -q '^benchmark .* sys time  *allocs  *bytes  *peak bytes$' "$scratch/heap.out"
+check "... a benchmark's row: 10 blocks, 1,045 bytes, 1,045 at most" \
+	grep -q '^heap::mallocs  .*  10  *1,045  *1,045$' "$scratch/heap.out"
+check "... and what the columns are" grep -q "^(allocs: the blocks it allocated" "$scratch/heap.out"
 check_eq "heap::mallocs: 10 blocks of 100 to 109 bytes, freed" "10 1045 1045 0 0" "$(heap_of "$scratch/heap.json" heap::mallocs)"
 check_eq "heap::realloc_chain: each realloc a new block and its old one's free (DHAT's count)" \
 	"6 504 256 0 0" "$(heap_of "$scratch/heap.json" heap::realloc_chain)"
