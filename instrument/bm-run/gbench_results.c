@@ -109,8 +109,8 @@ static const struct run *find_run(const struct row *w, const struct run *runs, s
 	return NULL;
 }
 
-/* b's numbers: cycles from the suite's time, events per iteration from
- * its run (or none). */
+/* b's numbers: cycles from the suite's time, events (and the heap) per
+ * iteration from its run (or none). */
 static void fill(struct bm_result *b, const struct row *w, const struct run *run, const struct bm_model *m)
 {
 	b->status = BM_STATUS_OK;
@@ -129,6 +129,11 @@ static void fill(struct bm_result *b, const struct row *w, const struct run *run
 	b->syscalls = (struct bm_syscalls){.count = b->events.v[BM_EV_SYSCOUNT],
 					   .wall_ns = b->events.v[BM_EV_SYSTIME],
 					   .cpu_ns = b->events.v[BM_EV_SYSCPUTIME]};
+	/* The heap per iteration, as the other numbers; no peak: the run's
+	 * peak is over all its iterations, not one's. */
+	if (events_has(&b->events, BM_EV_ALLOC_COUNT))
+		b->heap = (struct bm_heap){.measured = 1, .allocations = b->events.v[BM_EV_ALLOC_COUNT],
+					   .bytes_allocated = b->events.v[BM_EV_ALLOC_BYTES]};
 }
 
 int gbench_collect(struct bm_report *r, const char *json, const char *dump, const struct bm_model *m,

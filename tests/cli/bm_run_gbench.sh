@@ -42,6 +42,14 @@ static void BM_fail(benchmark::State &state)
 		state.SkipWithError("no input");
 }
 BENCHMARK(BM_fail);
+static void BM_alloc(benchmark::State &state)
+{
+	for (auto _ : state) {
+		std::vector<int> v(100);
+		benchmark::DoNotOptimize(v.data());
+	}
+}
+BENCHMARK(BM_alloc);
 BENCHMARK_MAIN();
 EOC
 if ! ${CXX:-g++} -O2 -o gb gb.cc -lbenchmark -lpthread 2>gb.cc.err; then
@@ -52,7 +60,7 @@ fi
 
 "$BM_RUN" -o one.json --keep kept -- ./gb >one.out 2>one.err
 check_eq "found by itself: one row per benchmark, the failure failed (exit 1)" \
-	"1|BM_sort/100 ok|BM_sort/1000 ok|BM_sum/threads:1 ok|BM_sum/threads:2 ok|BM_fail failed no input" \
+	"1|BM_sort/100 ok|BM_sort/1000 ok|BM_sum/threads:1 ok|BM_sum/threads:2 ok|BM_fail failed no input|BM_alloc ok" \
 	"$?|$(json_get one.json 'join "|", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}')"
 check "... in the table too" grep -q "^BM_sort/1000 " one.out
 "$BM_RUN" -q -o two.json -- ./gb
@@ -61,7 +69,7 @@ check "... in the table too" grep -q "^BM_sort/1000 " one.out
 check_eq "the same numbers in two runs" "$(numbers one.json | grep -v threads:2)" "$(numbers two.json | grep -v threads:2)"
 iterations() { json_get "$1" 'join " ", map { $_->{iterations} // "-" } grep { $_->{id} !~ /threads:2/ } @{$j->{benchmarks}}'; }
 check_eq "... and the same iterations, each more than one" "$(iterations one.json)" \
-	"$(json_get two.json 'join " ", map { $_->{iterations} > 1 ? $_->{iterations} : "few" } grep { $_->{status} eq "ok" && $_->{id} !~ /threads:2/ } @{$j->{benchmarks}}') -"
+	"$(json_get two.json 'join " ", map { $_->{status} ne "ok" ? "-" : $_->{iterations} > 1 ? $_->{iterations} : "few" } grep { $_->{id} !~ /threads:2/ } @{$j->{benchmarks}}')"
 
 # Its numbers are per iteration: the events of the run it reported, over
 # its iterations, give its cycles by the model (1 Ir + 1 Dr + 1 Dw ...).
@@ -71,6 +79,11 @@ check "BM_sort/1000: its events per iteration give its cycles ($from_events, $(c
 	sh -c "d=\$(( $from_events - $(cycles_of BM_sort/1000) )); [ \${d#-} -le $(( $(cycles_of BM_sort/1000) / 100 )) ]"
 check_eq "a benchmark of two threads: cycles, no events (its threads' runs interleave)" "{}" \
 	"$(json_get one.json 'my ($b) = grep { $_->{id} eq "BM_sum/threads:2" } @{$j->{benchmarks}}; join ",", "{" . join(",", keys %{$b->{events}}) . "}"')"
+heap_of() { json_get one.json 'my ($b) = grep { $_->{id} eq "'"$1"'" } @{$j->{benchmarks}}; my $h = $b->{heap}; $h ? join " ", map { $h->{$_} // "null" } qw(allocations bytes_allocated peak_bytes) : "none"'; }
+check_eq "the heap per iteration: BM_alloc's vector of 100 ints, one block of 400 bytes; no peak (the run's is over all iterations)" \
+	"1 400 null" "$(heap_of BM_alloc)"
+check_eq "... BM_sort allocates before its loop: nothing per iteration" "0 0 null" "$(heap_of BM_sort/1000)"
+check "... and the table shows them" grep -q '^BM_alloc .*  1  *400  *-$' one.out
 check "--keep: the run each benchmark reported, for KCachegrind" \
 	grep -q "^desc: Trigger: Function entry: benchmark::State::FinishKeepRunning()" kept/BM_sort_1000.callgrind
 
