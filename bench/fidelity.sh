@@ -33,6 +33,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 analyze="$top/bench/fidelity/analyze.pl"
+. "$top/bench/fidelity/common.sh"
 programs="pairs compress sqlite json kernels"
 repeats=${BM_FIDELITY_REPEATS:-5}
 min_time=${BM_FIDELITY_MIN_TIME:-0.2}
@@ -87,8 +88,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/bm-fidelity.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The configurations, as LABEL<TAB>REPORT<TAB>OPTIONS lines (options last:
-# read collapses the tabs around an empty field).
+# The configurations (common.sh's write_configs).
 if [ -n "${BM_FIDELITY_CONFIGS:-}" ]; then
 	configs=$BM_FIDELITY_CONFIGS
 elif [ -n "${BM_FIDELITY_RUN_ARGS:-}" ]; then
@@ -96,16 +96,7 @@ elif [ -n "${BM_FIDELITY_RUN_ARGS:-}" ]; then
 else
 	configs="bm-model/1="
 fi
-n=0
-printf '%s\n' "$configs" | tr ';' '\n' | while IFS= read -r line; do
-	[ -n "$line" ] || continue
-	case $line in
-	*=*) ;;
-	*) die "configuration '$line' in BM_FIDELITY_CONFIGS has no label: write it LABEL=OPTIONS, e.g. 'cg=--engine callgrind'" ;;
-	esac
-	n=$((n + 1))
-	printf '%s\t%s\t%s\n' "${line%%=*}" "$work/report.$n.json" "${line#*=}"
-done >"$work/configs"
+write_configs "$configs" BM_FIDELITY_CONFIGS "$work" >"$work/configs"
 [ -s "$work/configs" ] || die "BM_FIDELITY_CONFIGS holds no configuration: give at least one LABEL=OPTIONS"
 
 build=$(cd "${1:-$top/build}" 2>/dev/null && pwd) || die "no build directory '${1:-$top/build}': configure and build bm first"
@@ -115,9 +106,6 @@ say "building the corpus (make fidelity)"
 make -C "$build" -s fidelity >&2 || die "make fidelity failed in '$build'"
 
 for p in $programs; do echo "$build/bench/fidelity/$p"; done >"$work/manifest"
-
-now() { date +%s.%N; }
-elapsed() { echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'; }
 
 tab=$(printf '\t')
 while IFS=$tab read -r label report options; do
@@ -148,13 +136,10 @@ else
 	native_opt=--native-runs native_arg=$work/native-runs
 fi
 
-cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
-family=$(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)
-model=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 cc=$(sed -n 's/^CC = //p' "$build/Makefile")
 compiler=$($cc --version 2>/dev/null | head -n 1 || echo "$cc")
 perl "$analyze" collect --configs "$work/configs" "$native_opt" "$native_arg" \
-	--cpu "$cpu (family $family, model $model), $(nproc) CPUs" --compiler "$compiler -O2 -g" \
+	--cpu "$(cpu_description)" --compiler "$compiler -O2 -g" \
 	--min-time "$min_time" --date "$(date -u +%Y-%m-%d)" >"$work/raw.json"
 [ -z "$raw" ] || cp "$work/raw.json" "$raw"
 [ "$record" = 0 ] || { perl "$analyze" record "$work/raw.json" "$top/bench/fidelity" &&

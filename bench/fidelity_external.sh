@@ -18,8 +18,9 @@
 #   BM_EXTERNAL_CONFIGS   LABEL=BM-RUN OPTIONS, separated by ';' (default
 #                         'bm-model/1=;bm-model/2=--model bm-model/2')
 #   BM_EXTERNAL_REPEATS   native runs of each command (default 15)
-#   BM_EXTERNAL_TEXT_KB   size of the generated text (default 1024; the scanners and
-#                         hashes read it 16 times over, the slow compressors half a MiB)
+#   BM_EXTERNAL_TEXT_KB   size of the generated text (default and least 1024; the
+#                         scanners and hashes read it 16 times over, the slow
+#                         compressors half a MiB)
 # Needs: perl, and the programs (gzip xz zstd lz4 bzip2 sqlite3 /usr/bin/python3 mawk
 # and coreutils); a pair whose program is missing is left out with a word.
 # The inputs are read from the page cache, the output goes to a file, and
@@ -29,6 +30,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 analyze="$top/bench/fidelity/analyze.pl"
+. "$top/bench/fidelity/common.sh"
 repeats=${BM_EXTERNAL_REPEATS:-15}
 text_kb=${BM_EXTERNAL_TEXT_KB:-1024}
 configs=${BM_EXTERNAL_CONFIGS:-'bm-model/1=;bm-model/2=--model bm-model/2'}
@@ -40,7 +42,7 @@ raw=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--raw) [ $# -ge 2 ] || die "--raw needs a file name"; raw=$2; shift ;;
-	-h | --help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
@@ -50,8 +52,10 @@ done
 case $repeats$text_kb in
 *[!0-9]* | '') die "BM_EXTERNAL_REPEATS and BM_EXTERNAL_TEXT_KB must be whole numbers" ;;
 esac
-if [ "$repeats" -lt 1 ] || [ "$text_kb" -lt 64 ]; then
-	die "BM_EXTERNAL_REPEATS must be at least 1, BM_EXTERNAL_TEXT_KB at least 64"
+# (A smaller text may hold no word that grep's patterns match: grep then
+# exits 1, a failed run.)
+if [ "$repeats" -lt 1 ] || [ "$text_kb" -lt 1024 ]; then
+	die "BM_EXTERNAL_REPEATS must be at least 1, BM_EXTERNAL_TEXT_KB at least 1024"
 fi
 command -v perl >/dev/null || die "'perl' not found (apt-get install perl)"
 build=$(cd "${1:-$top/build}" 2>/dev/null && pwd) || die "no build directory '${1:-$top/build}': configure and build bm first"
@@ -169,19 +173,8 @@ grep -F -f "$work/whole-pairs" "$work/all" >"$work/commands" || die "no pair has
 say "$(wc -l <"$work/commands") commands in $(wc -l <"$work/whole-pairs") pairs"
 
 # ---- under bm-run, once per configuration ----
-now() { date +%s.%N; }
-elapsed() { echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'; }
 tab=$(printf '\t')
-n=0
-printf '%s\n' "$configs" | tr ';' '\n' | while IFS= read -r line; do
-	[ -n "$line" ] || continue
-	case $line in
-	*=*) ;;
-	*) die "configuration '$line' in BM_EXTERNAL_CONFIGS has no label: write it LABEL=OPTIONS" ;;
-	esac
-	n=$((n + 1))
-	printf '%s\t%s\t%s\n' "${line%%=*}" "$work/report.$n.json" "${line#*=}"
-done >"$work/configs"
+write_configs "$configs" BM_EXTERNAL_CONFIGS "$work" >"$work/configs"
 [ -s "$work/configs" ] || die "BM_EXTERNAL_CONFIGS holds no configuration"
 while IFS=$tab read -r label report options; do
 	say "bm-run --whole${options:+ $options} ($label), one command after another"
@@ -208,11 +201,8 @@ start=$(now)
 perl "$top/bench/fidelity/time_whole.pl" "$work/commands" "$repeats" "$work/native" >"$work/native-runs"
 say "native timing: $(elapsed "$start") s (load average $(cut -d ' ' -f 1-3 /proc/loadavg))"
 
-cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
-family=$(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)
-model=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 perl "$analyze" collect --configs "$work/configs" --native-runs "$work/native-runs" --one-half validation \
-	--cpu "$cpu (family $family, model $model), $(nproc) CPUs" --compiler "Debian's builds" \
+	--cpu "$(cpu_description)" --compiler "Debian's builds" \
 	--date "$(date -u +%Y-%m-%d)" >"$work/raw.json"
 [ -z "$raw" ] || cp "$work/raw.json" "$raw"
 perl "$analyze" report "$work/raw.json"
