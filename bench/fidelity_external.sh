@@ -113,20 +113,20 @@ close $_ or die $! for $l, $b, $a;
 EOF
 head -c 524288 "$work/text" >"$work/text512k"
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do cat "$work/text"; done >"$work/big"
+# (A compressor that is missing leaves its pairs out below.)
 gzip -6 -c "$work/text" >"$work/text.gz"
 if command -v zstd >/dev/null; then zstd -q -3 -c "$work/text" >"$work/text.zst"; fi
-bzip2 -9 -c "$work/text512k" >"$work/text512k.bz2"
-xz -6 -c "$work/text512k" >"$work/text512k.xz"
+if command -v bzip2 >/dev/null; then bzip2 -9 -c "$work/text512k" >"$work/text512k.bz2"; fi
+if command -v xz >/dev/null; then xz -6 -c "$work/text512k" >"$work/text512k.xz"; fi
 
 # ---- the pairs: PAIR|SIDE|STDIN|ARGV (@ is the inputs' directory) ----
-W=$work
 while IFS='|' read -r pair side stdin argv; do
 	prog=${argv%% *}
 	if ! command -v "$prog" >/dev/null; then
 		echo "$pair" >>"$work/missing.$prog"
 		continue
 	fi
-	printf 'pair::%s/%s\t%s\t%s\n' "$pair" "$side" "$(echo "$stdin" | sed "s|@|$W|")" "$(echo "$argv" | sed "s|@|$W|g")"
+	printf 'pair::%s/%s\t%s\t%s\n' "$pair" "$side" "$(echo "$stdin" | sed "s|@|$work|")" "$(echo "$argv" | sed "s|@|$work|g")"
 done >"$work/all" <<'EOF'
 compress.gzip_level|before|-|gzip -9 -c @/text
 compress.gzip_level|after|-|gzip -1 -c @/text
