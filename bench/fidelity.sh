@@ -17,6 +17,7 @@
 #   --native-from DIR   do not time natively: take the native times recorded in
 #                       DIR/native-times.tsv and DIR/native-ratios.tsv (bench/fidelity)
 #   --record            write the native times measured now into bench/fidelity/
+#   --record-to DIR     write them into DIR instead (another CPU's: bench/fidelity/zen5)
 #   --from RAW          only print the tables of a raw file written before
 # Environment:
 #   BM_FIDELITY_CONFIGS   configurations, one per line or separated by ';', each
@@ -42,15 +43,16 @@ jobs=${BM_FIDELITY_JOBS:-2}
 die() { echo "fidelity.sh: $1" >&2; exit 2; }
 say() { echo "fidelity.sh: $1" >&2; }
 
-check=0 raw='' native_from='' record=0 from=''
+check=0 raw='' native_from='' record=0 record_dir=$top/bench/fidelity from=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) check=1 ;;
 	--raw) [ $# -ge 2 ] || die "--raw needs a file name"; raw=$2; shift ;;
 	--native-from) [ $# -ge 2 ] || die "--native-from needs a directory"; native_from=$2; shift ;;
 	--record) record=1 ;;
+	--record-to) [ $# -ge 2 ] || die "--record-to needs a directory"; record=1 record_dir=$2; shift ;;
 	--from) [ $# -ge 2 ] || die "--from needs a raw file"; from=$2; shift ;;
-	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
@@ -142,6 +144,6 @@ perl "$analyze" collect --configs "$work/configs" "$native_opt" "$native_arg" \
 	--cpu "$(cpu_description)" --compiler "$compiler -O2 -g" \
 	--min-time "$min_time" --date "$(date -u +%Y-%m-%d)" >"$work/raw.json"
 [ -z "$raw" ] || cp "$work/raw.json" "$raw"
-[ "$record" = 0 ] || { perl "$analyze" record "$work/raw.json" "$top/bench/fidelity" &&
-	say "wrote bench/fidelity/native-times.tsv and native-ratios.tsv"; }
+[ "$record" = 0 ] || { mkdir -p "$record_dir" && perl "$analyze" record "$work/raw.json" "$record_dir" &&
+	say "wrote $record_dir/native-times.tsv and native-ratios.tsv"; }
 perl "$analyze" report "$work/raw.json"

@@ -10,7 +10,8 @@
 # built (bench/fidelity/pairs, which needs libxxhash-dev), every pair's
 # cycles before and after, exactly as recorded in
 # tests/cli/data/model2/pairs.tsv, and its direction against the native
-# one recorded in bench/fidelity/native-ratios.tsv.  To record the pairs
+# ones recorded on two CPUs (bench/fidelity/native-ratios.tsv, Zen 1;
+# bench/fidelity/zen5/native-ratios.tsv, Zen 5).  To record the pairs
 # again after a deliberate change of the model or the engine:
 #   BM_MODEL2_RECORD=1 make check TESTS=tests/cli/model2.sh
 . "$top_srcdir/tests/cli/lib.sh"
@@ -169,18 +170,31 @@ if [ -n "${BM_MODEL2_RECORD:-}" ]; then
 	echo "# recorded $RECORDED"
 fi
 # The program is never built with sanitizers: the record holds in every
-# build, as engine.sh's does.
-check "every pair's cycles exactly as recorded ($(wc -l <pairs.tsv) pairs)" \
-	sh -c "grep -v '^#' '$RECORDED' | diff - pairs.tsv"
-# The native directions: bench/fidelity/native-ratios.tsv's medians.
-awk -F'\t' '!/^#/ && $1 != "pair" { r = $3 + 0; print $1 "\t" (r > 1.1 ? "faster" : r < 1 / 1.1 ? "slower" : "same") }' \
-	"$top_srcdir/bench/fidelity/native-ratios.tsv" | sort >native.dir
+# build, as engine.sh's does.  Exactly, but for data that malloc maps:
+# where the mapping lies moves with the sizes of the libraries loaded
+# before it (a glibc update, a preloaded library), and with it a few
+# cache misses of a walk over megabytes (docs/determinism.md), so those
+# may move by 0.01%; a change of the model moves far more.
+grep -v '^#' "$RECORDED" | sort >recorded.tsv
+sort pairs.tsv | join -t "$(printf '\t')" recorded.tsv - | awk -F'\t' '
+	function off(a, b) { return a != b && (a - b > b / 10000 || b - a > b / 10000) }
+	NF != 9 || off($6, $2) || off($7, $3) || $5 != $9 { print $1 ": recorded " $2 " " $3 " " $5 ", now " $6 " " $7 " " $9 }' >moved.tsv
+check_eq "every pair's cycles as recorded ($(wc -l <pairs.tsv) pairs; within 0.01%, the direction exactly)" \
+	"$(wc -l <recorded.tsv)|$(wc -l <recorded.tsv)|" "$(join -t "$(printf '\t')" recorded.tsv pairs.tsv | wc -l)|$(wc -l <pairs.tsv)|$(cat moved.tsv)"
+# The native directions, as each CPU recorded them (medians): Zen 1's in
+# bench/fidelity, Zen 5's in bench/fidelity/zen5.
 cut -f1,5 pairs.tsv | sort >bm.dir
-join -t "$(printf '\t')" native.dir bm.dir | awk -F'\t' '$2 != $3 { print $1 ": natively " $2 ", bm-model/2 " $3 }' >wrong.dir
-check_eq "every pair of the corpus measured" "$(wc -l <native.dir)" "$(join -t "$(printf '\t')" native.dir bm.dir | wc -l)"
-# One pair is known to go the wrong way (docs/fidelity.md: table.popcount,
-# whose table's L2 hits overlap natively); no other may.
-check_eq "every pair in the native direction but the one documented" \
-	"table.popcount: natively same, bm-model/2 faster" "$(cat wrong.dir)"
+tab=$(printf '\t')
+# On Zen 1 one pair is known to go the wrong way (docs/fidelity.md:
+# table.popcount, whose table's L2 hits overlap natively); no other may.
+for cpu in "Zen 1|bench/fidelity|table.popcount: natively same, bm-model/2 faster" "Zen 5|bench/fidelity/zen5|"; do
+	name=${cpu%%|*} rest=${cpu#*|}
+	dir=${rest%%|*} known=${rest#*|}
+	awk -F'\t' '!/^#/ && $1 != "pair" { r = $3 + 0; print $1 "\t" (r > 1.1 ? "faster" : r < 1 / 1.1 ? "slower" : "same") }' \
+		"$top_srcdir/$dir/native-ratios.tsv" | sort >native.dir
+	check_eq "every pair of the corpus recorded on $name" "$(wc -l <bm.dir)" "$(join -t "$tab" native.dir bm.dir | wc -l)"
+	check_eq "every pair in $name's native direction${known:+ but the one documented}" "$known" \
+		"$(join -t "$tab" native.dir bm.dir | awk -F'\t' '$2 != $3 { print $1 ": natively " $2 ", bm-model/2 " $3 }')"
+done
 
 done_testing
