@@ -27,6 +27,15 @@ ULong engine_total[EV_COUNT];
  * (model 1 without branches: 12 of 23). */
 static Int active[EV_COUNT], nactive;
 
+/* A block entered from another function (block_enter below) moves the
+ * counts its execution changed: its segments' and the events of its
+ * instructions that helpers count (all but the system calls, which
+ * post_syscall charges to the current function itself; the branch
+ * predictor's misses and bm-model/2's events included), of those the ones
+ * this run counts (the others stay 0). */
+#define SNAP_EVENTS EV_SYSCOUNT
+static Int snap_active[SNAP_EVENTS], nsnap;
+
 struct frame {
 	struct edge *edge;         /* NULL: a skipped call */
 	struct instr *site;        /* the call site (of its edge) */
@@ -136,8 +145,11 @@ static void set_current(struct thread *t, const struct fn *fn)
 void callgraph_init(void)
 {
 	for (Int e = 0; e < EV_COUNT; e++)
-		if (event_on[e])
+		if (event_on[e]) {
 			active[nactive++] = e;
+			if (e < SNAP_EVENTS)
+				snap_active[nsnap++] = e;
+		}
 	threads = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *threads);
 	places = VG_(HT_construct)("bm.places");
 	fns = VG_(HT_construct)("bm.fns");
@@ -252,10 +264,12 @@ Bool callgraph_jump_is_call(const struct place *from, Addr to)
 
 /* ---- the stack ---- */
 
-static void set_nonskipped_slow(struct thread *t, struct instr *site)
+/* The thread's skipped code is now site's (or none): what ran since the
+ * last change, until now (its totals), was the previous site's. */
+static void set_nonskipped_at(struct thread *t, struct instr *site, const ULong now[EV_COUNT])
 {
-	ULong now[EV_COUNT];
-	totals(t, now);
+	if (site == t->nonskipped)
+		return;
 	if (t->nonskipped) {
 		if (!t->nonskipped->skipped)
 			t->nonskipped->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
@@ -265,10 +279,13 @@ static void set_nonskipped_slow(struct thread *t, struct instr *site)
 	copy_totals(t->skip_start, now);
 }
 
-static inline void set_nonskipped(struct thread *t, struct instr *site)
+static void set_nonskipped(struct thread *t, struct instr *site)
 {
-	if (site != t->nonskipped)
-		set_nonskipped_slow(t, site);
+	if (site != t->nonskipped) {
+		ULong now[EV_COUNT];
+		totals(t, now);
+		set_nonskipped_at(t, site, now);
+	}
 }
 
 static struct edge *edge_get(struct instr *site, Addr to, const struct fn *callee)
@@ -298,7 +315,11 @@ static const struct fn *callee_fn(struct place *p, const struct fn *caller)
 	return p->within;
 }
 
-static void push(struct thread *t, struct instr *site, struct place *callee, Addr sp, Addr ret)
+/* The call site's record for the function its block was charged to
+ * (site_fn), as the frame of a call through a PLT stub names the stub's
+ * call site instead: looked up only where it is used. */
+static void push(struct thread *t, struct instr *site, const struct fn *site_fn, struct place *callee, Addr sp,
+		 Addr ret)
 {
 	Addr to = callee->addr;
 	Bool skip = callee->skip;
@@ -310,49 +331,56 @@ static void push(struct thread *t, struct instr *site, struct place *callee, Add
 	/* (Field by field: a compound literal would clear the whole frame
 	 * first, on every call.) */
 	f->edge = NULL;
-	f->site = site;
 	f->sp = sp;
 	f->ret = ret;
 	f->nonskipped = t->nonskipped;
 	f->caller = t->current;
+	/* A call from skipped code is the call site's. */
+	f->site = t->nonskipped && !skip ? t->nonskipped : site ? instr_for(site, site_fn) : NULL;
 	if (!skip) {
 		set_current(t, callee_fn(callee, t->current));
-		/* A call from skipped code is the call site's. */
-		if (t->nonskipped)
-			f->site = t->nonskipped;
 		f->edge = edge_get(f->site, to, t->current);
 		f->edge->calls++;
 		totals(t, f->enter);
-		set_nonskipped(t, NULL);
+		set_nonskipped_at(t, NULL, f->enter);
 	} else if (!t->nonskipped) {
-		set_nonskipped(t, site);
+		set_nonskipped(t, f->site);
 	}
+}
+
+/* Pops the frames above depth.  Nothing runs between two pops: the
+ * totals are read once, and the current function set once. */
+static void pop_to(struct thread *t, Int depth)
+{
+	if (t->depth <= depth)
+		return;
+	ULong now[EV_COUNT];
+	totals(t, now);
+	while (t->depth > depth) {
+		struct frame *f = &t->frames[--t->depth];
+		if (f->edge)
+			add_diff(f->edge->cost, f->enter, now);
+		set_nonskipped_at(t, f->nonskipped, now);
+		t->current = f->caller;
+	}
+	set_current(t, t->current);
 }
 
 static void pop(struct thread *t)
 {
-	struct frame *f = &t->frames[--t->depth];
-	if (f->edge) {
-		ULong now[EV_COUNT];
-		totals(t, now);
-		add_diff(f->edge->cost, f->enter, now);
-	}
-	set_nonskipped(t, f->nonskipped);
-	set_current(t, f->caller);
+	pop_to(t, t->depth - 1);
 }
 
 /* Pops the frames the stack pointer has left (and minpops more at it). */
 static Int unwind(struct thread *t, Addr sp, Int minpops)
 {
 	Int n = 0;
-	while (t->depth > 0) {
-		struct frame *top = &t->frames[t->depth - 1];
+	for (; n < t->depth; n++, minpops--) {
+		const struct frame *top = &t->frames[t->depth - 1 - n];
 		if (!(top->sp < sp || (top->sp == sp && minpops > 0)))
 			break;
-		minpops--;
-		n++;
-		pop(t);
 	}
+	pop_to(t, t->depth - n);
 	return n;
 }
 
@@ -378,9 +406,9 @@ static void event(enum graph_kind kind, struct instr *site, Addr target, struct 
 		  struct place *from, Bool real_call)
 {
 	struct thread *t = &threads[running];
-	/* The call site's record for the function its block was charged to. */
-	if (site && kind != GRAPH_RETURN)
-		site = instr_for(site, t->current);
+	/* The call site's record is the one for the function its block was
+	 * charged to (push looks it up where it needs it). */
+	const struct fn *site_fn = t->current;
 	Int popcount = 1;
 	Bool ret_without_call = False;
 	if (kind == GRAPH_RETURN && t->depth > 0) {
@@ -405,7 +433,6 @@ static void event(enum graph_kind kind, struct instr *site, Addr target, struct 
 		if (popcount == 0) {
 			kind = GRAPH_JUMP;
 			ret_without_call = True;
-			site = instr_for(site, t->current);
 		}
 	}
 	Bool emulated = False;
@@ -419,6 +446,7 @@ static void event(enum graph_kind kind, struct instr *site, Addr target, struct 
 			 * from where the resolver was called. */
 			struct frame *top = &t->frames[t->depth - 1];
 			site = top->site;
+			site_fn = site ? site->fn : NULL;
 			sp = top->sp;
 			pop(t);
 		}
@@ -435,7 +463,7 @@ static void event(enum graph_kind kind, struct instr *site, Addr target, struct 
 	unwind(t, sp, 0);
 	if (emulated && t->depth > 0)
 		sp = t->frames[t->depth - 1].sp;
-	push(t, site, to ? to : place_of(target), sp, real_call ? site->addr + site->size : 0);
+	push(t, site, site_fn, to ? to : place_of(target), sp, real_call ? site->addr + site->size : 0);
 }
 
 /* ---- signal handlers ----
@@ -565,11 +593,6 @@ ULong engine_expect;
 static struct block *pending;          /* the block whose costs move, */
 static const struct fn *pending_fn;    /* to this function's records */
 
-/* The counts a block's execution changes: its segments' and the events
- * of its instructions that helpers count (all but the system calls, which
- * post_syscall charges to the current function itself; the branch
- * predictor's misses and bm-model/2's events included). */
-#define SNAP_EVENTS EV_SYSCOUNT
 
 static void snapshot(struct block *b)
 {
@@ -579,8 +602,8 @@ static void snapshot(struct block *b)
 	for (UInt k = 0; k < b->nsegs; k++)
 		*s++ = b->segs[k]->count;
 	for (UInt k = 0; k < b->ninstrs; k++)
-		for (Int e = 0; e < SNAP_EVENTS; e++)
-			*s++ = b->instrs[k]->cost[e];
+		for (Int j = 0; j < nsnap; j++)
+			*s++ = b->instrs[k]->cost[snap_active[j]];
 }
 
 /* Moves what the pending block counted since its snapshot to the records
@@ -601,10 +624,11 @@ static void settle(void)
 		for (UInt j = 0; j < sg->n; j++)
 			item_add(&sg->items[j], instr_for(sg->items[j].i, pending_fn), d);
 	}
-	for (UInt k = 0; k < b->ninstrs; k++, s += SNAP_EVENTS) {
+	for (UInt k = 0; k < b->ninstrs; k++, s += nsnap) {
 		struct instr *i = b->instrs[k], *to = NULL;
-		for (Int e = 0; e < SNAP_EVENTS; e++) {
-			ULong d = i->cost[e] - s[e];
+		for (Int j = 0; j < nsnap; j++) {
+			Int e = snap_active[j];
+			ULong d = i->cost[e] - s[j];
 			if (!d)
 				continue;
 			if (!to)

@@ -80,20 +80,33 @@ struct instr *instr_get(Addr addr, UInt size, const struct fn *fn)
 	return i;
 }
 
+/* instr_for's recent answers, by instruction and function: a PLT stub
+ * called from many functions (libsqlite3 calls sqlite3_free through its
+ * PLT from 300 of them) asks for its instructions' records in each
+ * caller's function in turn, and the records of one instruction are a
+ * list.  Records are never freed, so a hit is what the lookup would say. */
+#define FOR_CACHE_BITS 12
+static struct for_answer {
+	const struct instr *i;
+	const struct fn *fn;
+	struct instr *o;
+} for_cache[1 << FOR_CACHE_BITS];
+
 struct instr *instr_for(struct instr *i, const struct fn *fn)
 {
 	if (i->fn == fn || !fn)
 		return i;
-	/* A call through a PLT stub asks this for the stub's jump on every
-	 * call: the last answer saves the table's lookup. */
-	if (i->for_last && i->for_last->fn == fn)
-		return i->for_last;
+	UWord key = (UWord)i ^ (UWord)fn >> 4;
+	struct for_answer *a = &for_cache[(key ^ key >> FOR_CACHE_BITS ^ key >> 2 * FOR_CACHE_BITS) &
+					  ((1 << FOR_CACHE_BITS) - 1)];
+	if (a->i == i && a->fn == fn)
+		return a->o;
 	struct instr *o = instr_find(i->addr);
 	while (o && o->size == i->size && o->fn != fn)
 		o = o->other;
 	if (!o || o->size != i->size)
 		o = instr_get(i->addr, i->size, fn);
-	i->for_last = o;
+	*a = (struct for_answer){i, fn, o};
 	return o;
 }
 

@@ -56,7 +56,6 @@ struct instr {
 	Addr addr;           /* and the key */
 	struct instr *other; /* the records of the same instruction for
 			      * other functions */
-	struct instr *for_last; /* instr_for's last answer for another function */
 	UInt size;
 	const struct fn *fn;
 	ULong cost[EV_COUNT];
