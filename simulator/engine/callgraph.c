@@ -225,7 +225,7 @@ static const struct fn *fn_at(Addr a)
  * its allocator, its comparisons and its pager through pointers) asks
  * for its target's place on every call.  Places are never removed, so a
  * hit is what the table would say. */
-#define PLACE_CACHE_BITS 12
+#define PLACE_CACHE_BITS 14
 static struct place *place_cache[1 << PLACE_CACHE_BITS];
 
 struct place *place_of(Addr a)
@@ -356,11 +356,21 @@ static void pop_to(struct thread *t, Int depth)
 		return;
 	ULong now[EV_COUNT];
 	totals(t, now);
+	Bool moved = False;
 	while (t->depth > depth) {
 		struct frame *f = &t->frames[--t->depth];
 		if (f->edge)
 			add_diff(f->edge->cost, f->enter, now);
-		set_nonskipped_at(t, f->nonskipped, now);
+		if (f->nonskipped != t->nonskipped) {
+			/* After the first move the mark is at now: a site left
+			 * later adds nothing, but has its place for it. */
+			if (!moved)
+				set_nonskipped_at(t, f->nonskipped, now);
+			else if (t->nonskipped && !t->nonskipped->skipped)
+				t->nonskipped->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
+			t->nonskipped = f->nonskipped;
+			moved = True;
+		}
 		t->current = f->caller;
 	}
 	set_current(t, t->current);
