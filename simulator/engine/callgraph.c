@@ -264,17 +264,22 @@ Bool callgraph_jump_is_call(const struct place *from, Addr to)
 
 /* ---- the stack ---- */
 
+/* What the PLT stubs called from site cost, made on first use. */
+static ULong *skipped_of(struct instr *site)
+{
+	if (!site->skipped)
+		site->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
+	return site->skipped;
+}
+
 /* The thread's skipped code is now site's (or none): what ran since the
  * last change, until now (its totals), was the previous site's. */
 static void set_nonskipped_at(struct thread *t, struct instr *site, const ULong now[EV_COUNT])
 {
 	if (site == t->nonskipped)
 		return;
-	if (t->nonskipped) {
-		if (!t->nonskipped->skipped)
-			t->nonskipped->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
-		add_diff(t->nonskipped->skipped, t->skip_start, now);
-	}
+	if (t->nonskipped)
+		add_diff(skipped_of(t->nonskipped), t->skip_start, now);
 	t->nonskipped = site;
 	copy_totals(t->skip_start, now);
 }
@@ -366,8 +371,8 @@ static void pop_to(struct thread *t, Int depth)
 			 * later adds nothing, but has its place for it. */
 			if (!moved)
 				set_nonskipped_at(t, f->nonskipped, now);
-			else if (t->nonskipped && !t->nonskipped->skipped)
-				t->nonskipped->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
+			else if (t->nonskipped)
+				skipped_of(t->nonskipped);
 			t->nonskipped = f->nonskipped;
 			moved = True;
 		}
@@ -555,12 +560,8 @@ void callgraph_before_dump(void)
 		for (Int k = 0; k < t->depth; k++)
 			if (t->frames[k].edge)
 				add_diff(t->frames[k].edge->cost, t->frames[k].enter, now);
-		if (t->nonskipped) {
-			struct instr *site = t->nonskipped;
-			if (!site->skipped)
-				site->skipped = VG_(calloc)("bm.skipped", EV_COUNT, sizeof(ULong));
-			add_diff(site->skipped, t->skip_start, now);
-		}
+		if (t->nonskipped)
+			add_diff(skipped_of(t->nonskipped), t->skip_start, now);
 	}
 }
 

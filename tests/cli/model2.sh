@@ -175,16 +175,17 @@ fi
 # before it (a glibc update, a preloaded library), and with it a few
 # cache misses of a walk over megabytes (docs/determinism.md), so those
 # may move by 0.01%; a change of the model moves far more.
+tab=$(printf '\t')
 grep -v '^#' "$RECORDED" | sort >recorded.tsv
-sort pairs.tsv | join -t "$(printf '\t')" recorded.tsv - | awk -F'\t' '
+sort pairs.tsv >now.tsv
+join -t "$tab" recorded.tsv now.tsv | awk -F'\t' '
 	function off(a, b) { return a != b && (a - b > b / 10000 || b - a > b / 10000) }
 	NF != 9 || off($6, $2) || off($7, $3) || $5 != $9 { print $1 ": recorded " $2 " " $3 " " $5 ", now " $6 " " $7 " " $9 }' >moved.tsv
 check_eq "every pair's cycles as recorded ($(wc -l <pairs.tsv) pairs; within 0.01%, the direction exactly)" \
-	"$(wc -l <recorded.tsv)|$(wc -l <recorded.tsv)|" "$(join -t "$(printf '\t')" recorded.tsv pairs.tsv | wc -l)|$(wc -l <pairs.tsv)|$(cat moved.tsv)"
+	"$(wc -l <recorded.tsv)|$(wc -l <recorded.tsv)|" "$(join -t "$tab" recorded.tsv now.tsv | wc -l)|$(wc -l <pairs.tsv)|$(cat moved.tsv)"
 # The native directions, as each CPU recorded them (medians): Zen 1's in
 # bench/fidelity, Zen 5's in bench/fidelity/zen5.
 cut -f1,5 pairs.tsv | sort >bm.dir
-tab=$(printf '\t')
 # On Zen 1 one pair is known to go the wrong way (docs/fidelity.md:
 # table.popcount, whose table's L2 hits overlap natively); no other may.
 for cpu in "Zen 1|bench/fidelity|table.popcount: natively same, bm-model/2 faster" "Zen 5|bench/fidelity/zen5|"; do
