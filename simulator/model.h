@@ -24,7 +24,7 @@ struct model_costs {
 
 struct bm_model {
 	const char *id;       /* changes whenever anything below changes */
-	int version;          /* 1 or 2: which formula */
+	int version;          /* 1 or 2: which formula (bm-model/3's is 2) */
 	double frequency_hz;  /* converts cycles to seconds */
 	uint64_t l1_hit;      /* bm-model/1: cycles per access that hits L1 */
 	uint64_t ll_hit;      /* ...that misses L1 and hits LL */
@@ -33,8 +33,10 @@ struct bm_model {
 	struct bm_cache_geometry i1, d1, l2, ll; /* the simulated geometry (l2: model 2's only) */
 };
 
-/* bm-model/1, the default; bm-model/2 (docs/cycle-model.md). */
-extern const struct bm_model model_v1, model_v2;
+/* bm-model/1, the default; bm-model/2 and bm-model/3, which share a
+ * formula (version 2) and differ in their core and their costs
+ * (docs/cycle-model.md). */
+extern const struct bm_model model_v1, model_v2, model_v3;
 
 /* The model with that id, or NULL. */
 const struct bm_model *model_lookup(const char *id);

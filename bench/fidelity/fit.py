@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Fits bm-model/2's memory and branch costs to the fit half of the
-fidelity corpus (docs/fidelity.md), and reports both halves.
+"""Fits the memory and branch costs of bm-model/2's formula (bm-model/2,
+bm-model/3) to the fit half of the fidelity corpus (docs/fidelity.md),
+and reports both halves.
 
-usage: bench/fidelity/fit.py RAW [LABEL]
+usage: bench/fidelity/fit.py [--label LABEL] RAW...
 
-RAW is what bench/fidelity.sh --raw wrote with a bm-model/2 configuration
-(LABEL, default bm-model/2).  The core's cycles (Cc) are the engine's and
+Each RAW is what bench/fidelity.sh --raw wrote with a configuration
+labelled LABEL (default bm-model/2), against one CPU's native times; with
+several (one per CPU), the objective is their mean, so that the costs fit
+every CPU's fit half at once.  The core's cycles (Cc) are the engine's and
 stay as they are; what is fitted is what bm-model/2's formula multiplies
 the other events by (simulator/model.c): the latency a miss adds at each
 level, how many loads overlap, how many stores, how much of an instruction
@@ -130,13 +133,20 @@ def physical(p):
             and p["indirect_mispredict"] >= p["mispredict"])
 
 
+def objective(raws, label, p):
+    return statistics.mean(evaluate(data, label, p, "fit")["objective"] for _, data in raws)
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    label = "bm-model/2"
+    if args[:1] == ["--label"] and len(args) >= 2:
+        label, args = args[1], args[2:]
+    if not args or any(a.startswith("-") for a in args):
         sys.exit(__doc__)
-    data = json.load(open(sys.argv[1]))
-    label = sys.argv[2] if len(sys.argv) > 2 else "bm-model/2"
+    raws = [(name, json.load(open(name))) for name in args]
     p = dict(START)
-    best = evaluate(data, label, p, "fit")["objective"]
+    best = objective(raws, label, p)
     for _ in range(6):
         moved = False
         for name, values in GRID.items():
@@ -144,17 +154,19 @@ def main():
                 q = dict(p, **{name: v})
                 if not physical(q):
                     continue
-                o = evaluate(data, label, q, "fit")["objective"]
+                o = objective(raws, label, q)
                 if o < best - 1e-9:
                     best, p, moved = o, q, True
         if not moved:
             break
     print("fitted (on the fit half):", json.dumps(p))
     print("costs:", json.dumps(costs_of(p)))
-    for half in ("fit", "validation"):
-        start, end = evaluate(data, label, START, half), evaluate(data, label, p, half)
-        print("%-10s start: %s" % (half, {k: round(v, 3) for k, v in start.items()}))
-        print("%-10s fitted: %s" % (half, {k: round(v, 3) for k, v in end.items()}))
+    for name, data in raws:
+        print(name)
+        for half in ("fit", "validation"):
+            start, end = evaluate(data, label, START, half), evaluate(data, label, p, half)
+            print("  %-10s start: %s" % (half, {k: round(v, 3) for k, v in start.items()}))
+            print("  %-10s fitted: %s" % (half, {k: round(v, 3) for k, v in end.items()}))
 
 
 if __name__ == "__main__":

@@ -212,6 +212,7 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	if (bm && m->model->version == 2) {
 		argv[n++] = geometry_option("L2", &m->model->l2);
 		argv[n++] = xstrdup("--block-cost=yes");
+		argv[n++] = xasprintf("--core=%s", m->model->id);
 	}
 	/* What the program allocates, from the same run: the allocator is
 	 * its own, the counts unchanged (docs/engine.md "Heap profiles"). */

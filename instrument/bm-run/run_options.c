@@ -64,21 +64,23 @@ static void usage(FILE *out, const struct bm_model *model)
 		"      --engine NAME   count with bm (bm's own Valgrind tool: callgrind's events\n"
 		"                      and call graph, 3-4x faster, on a fixed virtual CPU) or\n"
 		"                      callgrind; default " DEFAULT_ENGINE_NAME ", or BM_ENGINE\n"
-		"      --model NAME    the cost model: bm-model/1 (events weighted 1/5/35) or\n"
+		"      --model NAME    the cost model: bm-model/1 (events weighted 1/5/35),\n"
 		"                      bm-model/2 (a modern core: each block's code, branch\n"
-		"                      prediction, L2 and prefetch; the bm engine only);\n"
+		"                      prediction, L2 and prefetch; the bm engine only) or\n"
+		"                      bm-model/3 (the same, a current core's division, and\n"
+		"                      a misprediction waits for its inputs);\n"
 		"                      default %s, or BM_MODEL\n"
 		"      --cpu NAME      the bm engine's virtual CPU, what the program sees:\n"
 		"                      x86-64-v1 (SSE2 only) or x86-64-v3 (AVX2, BMI2, FMA,\n"
 		"                      as production machines); default x86-64-v3 with\n"
-		"                      bm-model/2, else %s, or BM_CPU\n"
+		"                      bm-model/2 and /3, else %s, or BM_CPU\n"
 		"      --clock NAME    the time the program reads (clock_gettime, rdtsc...):\n"
 		"                      virtual (the bm engine's: starts at a fixed instant and\n"
 		"                      advances with the model's cycles and the sleeps, the\n"
 		"                      same in every run) or host; default virtual with the bm\n"
 		"                      engine, host with callgrind, or BM_CLOCK\n"
 		"      --branch-sim    simulate branch prediction too: the events Bc, Bcm, Bi\n"
-		"                      and Bim (bm-model/2 always does and costs them)\n"
+		"                      and Bim (bm-model/2 and /3 always do and cost them)\n"
 		"      --keep DIR      keep the callgrind files in DIR (for KCachegrind;\n"
 		"                      made if missing)\n"
 		"      --print-command print the Valgrind command line of each program, with\n"
@@ -125,7 +127,7 @@ static int parse_model(const char *name, const char *what, struct run_options *o
 {
 	const struct bm_model *m = model_lookup(name);
 	if (!m) {
-		log_error("%s is bm-model/1 or bm-model/2, not '%s'", what, name);
+		log_error("%s is bm-model/1, bm-model/2 or bm-model/3, not '%s'", what, name);
 		return -1;
 	}
 	o->model = m;

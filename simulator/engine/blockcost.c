@@ -17,10 +17,12 @@
  *   multiplies or FMAs, 3 vector ALU operations, 2 vector multiplies, 2
  *   shuffles.  A division and an FP division or square root hold their
  *   unit for several cycles (their reciprocal throughput below).
- * - Latencies (cycles): integer ALU 1; integer multiply 3; division 25
- *   (32-bit) and 40 (64-bit), a new one every 15 and 30 (what the
- *   fidelity corpus's machine, an AMD Zen, measures for the dividends
- *   programs divide: newer cores divide in 10 to 18; docs/fidelity.md);
+ * - Latencies (cycles): integer ALU 1; integer multiply 3; division, in
+ *   bm-model/2's core, 25 (32-bit) and 40 (64-bit), a new one every 15
+ *   and 30 (what the fidelity corpus's first machine, an AMD Zen 1,
+ *   measures for the dividends programs divide), and in bm-model/3's, a
+ *   current core's, 12 and 15, a new one every 6 and 9 (within the 10 to
+ *   18 cycles that Zen 4, Zen 5 and Golden Cove take; docs/fidelity.md);
  *   a load 5 (an L1
  *   hit: what a miss adds is the memory model's); FP add 3, multiply 3,
  *   FMA 4, divide 13 (every 4), square root 18 (every 6); FP <-> integer
@@ -42,6 +44,13 @@
  *   chain through memory (a store read back by a later execution) and the
  *   front end (decode, the uop cache, taken-branch bubbles) are not
  *   modelled; mispredicted branches and cache misses are charged apart.
+ * - bm-model/3 only: a mispredicted conditional branch also waits for its
+ *   guard, which the core computes before it learns that it guessed
+ *   wrong: the longest chain from the block's entry (every register
+ *   ready there) to the guard, by the same latencies (block_cost's
+ *   waits).  A chain that starts in an earlier block is not seen: VEX
+ *   ends a loop's superblock at its branch, and values from before the
+ *   block are mostly ready by then.
  */
 #include "blockcost.h"
 
@@ -71,12 +80,23 @@ struct op_cost {
 };
 
 static const struct op_cost FREE = {0, P_NONE, 0}, ALU = {1, P_ALU, 1}, MUL = {3, P_MUL, 1},
-			    DIV32 = {25, P_DIV, 15}, DIV64 = {40, P_DIV, 30}, LOAD = {5, P_LOAD, 1},
+			    LOAD = {5, P_LOAD, 1},
 			    STORE = {0, P_STORE, 1}, BRANCH = {0, P_BRANCH, 1}, FADD = {3, P_FADD, 1},
 			    FMUL = {3, P_FMUL, 1}, FMA = {4, P_FMUL, 1}, FDIV = {13, P_FDIV, 4},
 			    FSQRT = {18, P_FDIV, 6}, CVT = {4, P_FADD, 1}, VALU = {1, P_VALU, 1},
 			    VMUL = {4, P_VMUL, 1}, SHUF = {1, P_SHUF, 1}, XSHUF = {3, P_SHUF, 1},
 			    ATOMIC = {18, P_STORE, 1}, HELPER = {20, P_ALU, 4};
+
+/* The division of the core block_cost_core chose. */
+static struct op_cost DIV32 = {25, P_DIV, 15}, DIV64 = {40, P_DIV, 30};
+
+void block_cost_core(Bool current)
+{
+	if (current) {
+		DIV32 = (struct op_cost){12, P_DIV, 6};
+		DIV64 = (struct op_cost){15, P_DIV, 9};
+	}
+}
 
 static Bool is_float(IRType t)
 {
@@ -246,6 +266,54 @@ static Int max_int(Int a, Int b)
 	return a > b ? a : b;
 }
 
+/* What statement st computes: the temporary it writes (*dst), the atoms
+ * its latency runs from (args, *nargs) and that latency (*lat), or for a
+ * register's read, its offset (*get, else -1).  False: it writes no
+ * temporary. */
+static Bool stmt_flow(const IRStmt *st, const struct temps *t, IRTemp *dst, const IRExpr *args[5], Int *nargs,
+		      Int *lat, Int *get)
+{
+	const IRExpr *e = NULL;
+	*nargs = 0;
+	*lat = 0;
+	*get = -1;
+	if (st->tag == Ist_WrTmp) {
+		*dst = st->Ist.WrTmp.tmp;
+		e = st->Ist.WrTmp.data;
+	} else if (st->tag == Ist_LoadG) {
+		*dst = st->Ist.LoadG.details->dst;
+		args[(*nargs)++] = st->Ist.LoadG.details->addr;
+		*lat = LOAD.latency;
+	} else if (st->tag == Ist_CAS) {
+		*dst = st->Ist.CAS.details->oldLo;
+		args[(*nargs)++] = st->Ist.CAS.details->addr;
+		args[(*nargs)++] = st->Ist.CAS.details->dataLo;
+		*lat = ATOMIC.latency;
+	} else if (st->tag == Ist_Dirty && st->Ist.Dirty.details->tmp != IRTemp_INVALID) {
+		*dst = st->Ist.Dirty.details->tmp;
+		*lat = HELPER.latency;
+	} else {
+		return False;
+	}
+	if (e && e->tag == Iex_Get) {
+		*get = e->Iex.Get.offset;
+	} else if (e && e->tag == Iex_Load) {
+		args[(*nargs)++] = e->Iex.Load.addr;
+		*lat = LOAD.latency;
+	} else if (e) {
+		expr_args(e, args, nargs);
+		/* Address arithmetic is the load's own (its AGU). */
+		*lat = t->address[*dst] && !t->data[*dst] ? 0 : expr_cost(e)->latency;
+	}
+	return True;
+}
+
+/* Whether statement st loads (its value comes through memory). */
+static Bool stmt_loads(const IRStmt *st)
+{
+	return st->tag == Ist_LoadG || (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Load);
+}
+
 /* The chain from the value of register seed: each temporary's distance
  * (t->dist) and whether it came through a load (t->loaded), and the
  * longest to a write of seed (*chase: one that came through a load).
@@ -284,39 +352,15 @@ static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Bool
 			continue;
 		}
 		IRTemp dst;
-		const IRExpr *e = NULL, *args[5];
-		Int nargs = 0, lat = 0;
-		if (st->tag == Ist_WrTmp) {
-			dst = st->Ist.WrTmp.tmp;
-			e = st->Ist.WrTmp.data;
-		} else if (st->tag == Ist_LoadG) {
-			dst = st->Ist.LoadG.details->dst;
-			args[nargs++] = st->Ist.LoadG.details->addr;
-			lat = LOAD.latency;
-		} else if (st->tag == Ist_CAS) {
-			dst = st->Ist.CAS.details->oldLo;
-			args[nargs++] = st->Ist.CAS.details->addr;
-			args[nargs++] = st->Ist.CAS.details->dataLo;
-			lat = ATOMIC.latency;
-		} else if (st->tag == Ist_Dirty && st->Ist.Dirty.details->tmp != IRTemp_INVALID) {
-			dst = st->Ist.Dirty.details->tmp;
-			lat = HELPER.latency;
-		} else {
+		const IRExpr *args[5];
+		Int nargs, lat, get;
+		if (!stmt_flow(st, t, &dst, args, &nargs, &lat, &get))
 			continue;
-		}
 		Int d = -1;
-		Bool loaded = st->tag == Ist_LoadG || (e && e->tag == Iex_Load);
-		if (e && e->tag == Iex_Get) {
-			Int off = e->Iex.Get.offset;
-			d = off < nregs ? regs[off] : -1;
-			loaded = off < nregs && regs_loaded[off];
-		} else if (e && e->tag == Iex_Load) {
-			args[nargs++] = e->Iex.Load.addr;
-			lat = LOAD.latency;
-		} else if (e) {
-			expr_args(e, args, &nargs);
-			/* Address arithmetic is the load's own (its AGU). */
-			lat = t->address[dst] && !t->data[dst] ? 0 : expr_cost(e)->latency;
+		Bool loaded = stmt_loads(st);
+		if (get >= 0) {
+			d = get < nregs ? regs[get] : -1;
+			loaded = get < nregs && regs_loaded[get];
 		}
 		Bool from_loads = False;
 		for (Int k = 0; k < nargs; k++)
@@ -328,6 +372,42 @@ static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Bool
 		t->loaded[dst] = d >= 0 && (loaded || from_loads);
 	}
 	return longest;
+}
+
+/* waits[s], for each conditional exit s: the longest chain, in cycles,
+ * from the block's entry (every register ready there) to its guard; 0
+ * for every other statement. */
+static void guard_waits(const IRSB *sb, struct temps *t, Int *regs, Int nregs, UInt *waits)
+{
+	for (Int k = 0; k < nregs; k++)
+		regs[k] = 0;
+	for (Int k = 0; k < sb->tyenv->types_used; k++)
+		t->dist[k] = 0;
+	for (Int s = 0; s < sb->stmts_used; s++) {
+		const IRStmt *st = sb->stmts[s];
+		waits[s] = 0;
+		if (st->tag == Ist_Put) {
+			const IRExpr *v = st->Ist.Put.data;
+			if (st->Ist.Put.offset < nregs)
+				regs[st->Ist.Put.offset] = v->tag == Iex_RdTmp ? t->dist[v->Iex.RdTmp.tmp] : 0;
+			continue;
+		}
+		if (st->tag == Ist_Exit) {
+			const IRExpr *g = st->Ist.Exit.guard;
+			waits[s] = g->tag == Iex_RdTmp ? (UInt)t->dist[g->Iex.RdTmp.tmp] : 0;
+			continue;
+		}
+		IRTemp dst;
+		const IRExpr *args[5];
+		Int nargs, lat, get;
+		if (!stmt_flow(st, t, &dst, args, &nargs, &lat, &get))
+			continue;
+		Int d = get >= 0 && get < nregs ? regs[get] : lat;
+		for (Int k = 0; k < nargs; k++)
+			if (args[k]->tag == Iex_RdTmp)
+				d = max_int(d, t->dist[args[k]->Iex.RdTmp.tmp] + lat);
+		t->dist[dst] = d;
+	}
 }
 
 /* The uses of every temporary: as an address, as data. */
@@ -447,7 +527,7 @@ static void mark_chained(const IRSB *sb, const struct temps *t, struct instr_use
 	}
 }
 
-UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained)
+UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits)
 {
 	Int ntemps = sb->tyenv->types_used;
 	SizeT nt = ntemps ? (SizeT)ntemps : 1;
@@ -483,6 +563,9 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained)
 		if (chase)
 			mark_chained(sb, &t, uses, n);
 	}
+
+	if (waits)
+		guard_waits(sb, &t, regs, nregs, waits);
 
 	/* The bounds, in hundredths of a cycle. */
 	UInt busy[P_COUNT] = {0}, weight = 0, cost = 100 * n / ISSUE_WIDTH;

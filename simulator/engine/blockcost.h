@@ -23,7 +23,16 @@
  * own latency, so that a profile charges a division, not the add beside
  * it.  chained[k] is set when instruction k loads through an address
  * that comes from the block's own loop-carried chain (p = p->next).
+ * waits, where not NULL, gets for each statement of sb (sb->stmts_used
+ * of them) that is a conditional exit the cycles its guard takes from
+ * the block's entry: what a misprediction waits beyond its refill
+ * (bm-model/3), 0 for every other statement.
  * Returns the block's whole cost in hundredths of a cycle. */
-UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained);
+UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits);
+
+/* The core block_cost describes (--core): bm-model/2's (False), whose
+ * division is an AMD Zen 1's, or bm-model/3's (True), a current core's
+ * throughout.  Called once, before the first translation. */
+void block_cost_core(Bool current);
 
 #endif

@@ -131,8 +131,8 @@ struct block *block_new(const struct fn *home, const struct fn *own)
 	return b;
 }
 
-void block_set(struct block *b, struct instr *const *instrs, const UInt *weights, UInt ninstrs,
-	       struct segment *const *segs, UInt nsegs)
+void block_set(struct block *b, struct instr *const *instrs, const UInt *weights, const UInt *waits,
+	       UInt ninstrs, struct segment *const *segs, UInt nsegs)
 {
 	b->ninstrs = ninstrs;
 	b->nsegs = nsegs;
@@ -141,6 +141,10 @@ void block_set(struct block *b, struct instr *const *instrs, const UInt *weights
 	if (weights) {
 		b->weights = VG_(malloc)("bm.block.weights", (ninstrs ? ninstrs : 1) * sizeof *b->weights);
 		VG_(memcpy)(b->weights, weights, ninstrs * sizeof *b->weights);
+	}
+	if (waits) {
+		b->waits = VG_(malloc)("bm.block.waits", (ninstrs ? ninstrs : 1) * sizeof *b->waits);
+		VG_(memcpy)(b->waits, waits, ninstrs * sizeof *b->waits);
 	}
 	b->segs = VG_(malloc)("bm.block.segs", (nsegs ? nsegs : 1) * sizeof *b->segs);
 	VG_(memcpy)(b->segs, segs, nsegs * sizeof *b->segs);
@@ -259,6 +263,8 @@ void sb_apply(const struct sb *sb, Int sign)
 		/* Its conditional branches (--branch-sim) all ran, not taken. */
 		d[EV_BC] = i->nexits;
 		d[EV_BCM] = (i->last >> LAST_BCM) & 1;
+		if (d[EV_BCM] && b->waits)
+			d[EV_CC] += b->waits[k];
 		/* Where that execution was charged. */
 		struct instr *to = instr_for(b->instrs[k], b->last_caller);
 		for (Int e = 0; e < EV_COUNT; e++)

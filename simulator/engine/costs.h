@@ -105,6 +105,9 @@ struct block {
 	UInt ninstrs, nsegs;
 	struct instr **instrs;
 	UInt *weights;                /* each instruction's Cc per execution, or NULL */
+	UInt *waits;                  /* each instruction's Cc when its conditional
+				       * branch is mispredicted (--core=bm-model/3),
+				       * or NULL */
 	struct segment **segs;
 	ULong *snap;                  /* callgraph.c's, for block_enter */
 	const struct fn *last_caller; /* remembered blocks: the function
@@ -129,8 +132,8 @@ struct segment *segment_new(const struct item *items, UInt n);
  * address); block_set gives it its instructions and segments (copied)
  * when its translation is done. */
 struct block *block_new(const struct fn *home, const struct fn *own);
-void block_set(struct block *b, struct instr *const *instrs, const UInt *weights, UInt ninstrs,
-	       struct segment *const *segs, UInt nsegs);
+void block_set(struct block *b, struct instr *const *instrs, const UInt *weights, const UInt *waits,
+	       UInt ninstrs, struct segment *const *segs, UInt nsegs);
 
 /* Adds n executions of segment item it to instruction record to (its
  * event, and its share of the core cycles). */

@@ -7,6 +7,7 @@
  *
  * The tool's glue: its start (from its settings, settings.h), callgrind's
  * client requests, system calls, threads, signals and forks. */
+#include "blockcost.h"
 #include "branchsim.h"
 #include "cachesim.h"
 #include "callgraph.h"
@@ -261,6 +262,7 @@ static void post_clo_init(void)
 	instr_table_init();
 	branch_clear();
 	events_enable(clo.branch_sim, clo.l2, clo.block_cost, clo.heap);
+	block_cost_core(clo.current_core);
 	callgraph_init();
 	vclock_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);

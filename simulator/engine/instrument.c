@@ -140,13 +140,18 @@ static VG_REGPARM(3) void log_write_if(struct instr *i, Addr a, UWord how)
 /* --branch-sim=yes: a conditional branch (its execution counted with its
  * segment) given to the predictor, and an indirect jump or call; only
  * where the inline check could not tell a correct prediction (site:
- * branchsim.h). */
-static VG_REGPARM(3) void log_cond(struct instr *i, UWord taken, UChar *site)
+ * branchsim.h).  Bit 0 of how: the branch was taken; the rest, the
+ * cycles a misprediction waits for the guard (--core=bm-model/3), which
+ * count in Cc. */
+static VG_REGPARM(3) void log_cond(struct instr *i, UWord how, UChar *site)
 {
-	if (branch_cond(site, i->addr, taken)) {
+	if (branch_cond(site, i->addr, how & 1)) {
 		i->cost[EV_BCM]++;
 		engine_total[EV_BCM]++;
 		i->last |= 1ULL << LAST_BCM;
+		ULong wait = 100 * (ULong)(how >> 1);
+		i->cost[EV_CC] += wait;
+		engine_total[EV_CC] += wait;
 	}
 }
 
@@ -197,6 +202,10 @@ struct pass {
 	UInt *centi;
 	Bool *chained;
 	UInt ninstrs;      /* the IMarks of the superblock */
+	/* --core=bm-model/3: each statement's guard wait, in cycles (for its
+	 * conditional exits), and each instruction's, in hundredths. */
+	UInt *stmt_waits;
+	UInt *waits;
 	Bool remembered;   /* the superblock is one that remember_sb keeps */
 	struct place *from; /* where the superblock starts */
 	struct block *block;
@@ -529,7 +538,7 @@ static Bool exit_counted(struct pass *p, IRJumpKind jk)
  * branch that has gone only this way so far is predicted so without a
  * call: its site's byte is 1 + taken (branchsim.h), one load and
  * compare. */
-static void predict_exit(struct pass *p, IRExpr *guard)
+static void predict_exit(struct pass *p, IRExpr *guard, UInt wait)
 {
 	Bool inverted = p->exits_seen + 1 == p->exits && p->last_inverted;
 	if (p->rep && p->cur->addr == p->rep_addr)
@@ -544,7 +553,8 @@ static void predict_exit(struct pass *p, IRExpr *guard)
 	IRExpr *expected = tmp64(p->out, IRExpr_Binop(Iop_Add64, taken, c64(1)));
 	IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
 	addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, state, expected)));
-	call(p, "log_cond", (void *)log_cond, 3, taken, (UWord)site, IRExpr_RdTmp(other));
+	IRExpr *how = wait ? tmp64(p->out, IRExpr_Binop(Iop_Or64, taken, c64((ULong)wait << 1))) : taken;
+	call(p, "log_cond", (void *)log_cond, 3, how, (UWord)site, IRExpr_RdTmp(other));
 }
 
 /* Whether the superblock ends in an indirect jump or call, counted in
@@ -710,7 +720,11 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		p.ninstrs = count_instrs(in);
 		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
 		p.chained = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.chained);
-		block_cost(in, p.ninstrs, p.centi, p.chained);
+		if (clo.current_core && clo.branch_sim) {
+			p.stmt_waits = VG_(malloc)("bm.pass.cost", (in->stmts_used ? in->stmts_used : 1) * sizeof(UInt));
+			p.waits = VG_(calloc)("bm.pass.cost", p.ninstrs ? p.ninstrs : 1, sizeof(UInt));
+		}
+		block_cost(in, p.ninstrs, p.centi, p.chained, p.stmt_waits);
 	}
 	Int i = 0;
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
@@ -803,8 +817,12 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			flush_instr(&p);
 			Bool branch = exit_counted(&p, st->Ist.Exit.jk);
 			end_segment(&p);
+			UInt wait = p.stmt_waits ? p.stmt_waits[i] : 0;
+			UWord k = VG_(sizeXA)(p.instrs) - 1;
+			if (branch && wait && k < p.ninstrs)
+				p.waits[k] = 100 * wait;
 			if (branch)
-				predict_exit(&p, st->Ist.Exit.guard);
+				predict_exit(&p, st->Ist.Exit.guard, wait);
 			p.exits_seen++;
 			callgraph_at(&p, st->Ist.Exit.jk, IRExpr_Const(st->Ist.Exit.dst), st->Ist.Exit.guard);
 			break;
@@ -822,12 +840,17 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	callgraph_at(&p, in->jumpkind, in->next, NULL);
 	if (p.block)
 		block_set(p.block, VG_(sizeXA)(p.instrs) ? VG_(indexXA)(p.instrs, 0) : NULL,
-			  (UWord)VG_(sizeXA)(p.instrs) == p.ninstrs ? p.centi : NULL, (UInt)VG_(sizeXA)(p.instrs),
+			  (UWord)VG_(sizeXA)(p.instrs) == p.ninstrs ? p.centi : NULL,
+			  (UWord)VG_(sizeXA)(p.instrs) == p.ninstrs ? p.waits : NULL, (UInt)VG_(sizeXA)(p.instrs),
 			  VG_(sizeXA)(p.segs) ? VG_(indexXA)(p.segs, 0) : NULL, (UInt)VG_(sizeXA)(p.segs));
 	remember_sb(&p, in);
 	if (p.centi) {
 		VG_(free)(p.centi);
 		VG_(free)(p.chained);
+	}
+	if (p.waits) {
+		VG_(free)(p.stmt_waits);
+		VG_(free)(p.waits);
 	}
 	VG_(deleteXA)(p.items);
 	VG_(deleteXA)(p.instrs);

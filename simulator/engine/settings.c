@@ -94,6 +94,10 @@ Bool settings_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
 		clo.l2 = True;
 	} else if VG_BOOL_CLO (arg, "--block-cost", clo.block_cost) {
+	} else if VG_XACT_CLO (arg, "--core=bm-model/2", clo.current_core, False) {
+	} else if VG_XACT_CLO (arg, "--core=bm-model/3", clo.current_core, True) {
+	} else if VG_STR_CLO (arg, "--core", s) {
+		VG_(fmsg_bad_option)(arg, "expected bm-model/2 or bm-model/3\n");
 	} else if VG_BOOL_CLO (arg, "--heap", clo.heap) {
 	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
 		/* Always on: the option is accepted for callgrind's command lines. */
@@ -150,6 +154,10 @@ void settings_usage(void)
 		    "    --block-cost=no|yes      bm-model/2's core cycles from each block's code\n"
 		    "                             (Cc) and the misses of chained loads (D1mc\n"
 		    "                             D2mc DLmc) [no]\n"
+		    "    --core=bm-model/2|bm-model/3  whose core --block-cost describes:\n"
+		    "                             bm-model/3's divides as a current core does,\n"
+		    "                             and a mispredicted branch waits for its guard\n"
+		    "                             (in Cc) [bm-model/2]\n"
 		    "    --heap=no|yes            count the blocks the program allocates and their\n"
 		    "                             bytes (allocCount allocBytes), the peak and the\n"
 		    "                             leaks of each dump [no]\n"

@@ -30,6 +30,8 @@ struct settings {
 	Bool dump_instr;                /* --dump-instr: a cost line per instruction */
 	Bool branch_sim;                /* --branch-sim: Bc Bcm Bi Bim (branchsim.h) */
 	Bool block_cost;                /* --block-cost: Cc and the chained loads' misses */
+	Bool current_core;              /* --core=bm-model/3: a current core's division, and
+					 * a misprediction waits for its guard (blockcost.h) */
 	Bool heap;                      /* --heap: allocCount allocBytes, peak, leaks (heap.h) */
 	Bool l2;                        /* --L2 given: I2mr D2mr D2mw, the prefetchers */
 	struct sim_geometry i1, d1, ll; /* --I1 --D1 --LL */

@@ -19,7 +19,7 @@ check_eq "bm-run --engine: its two engines" "bm callgrind" "$(complete_words bm-
 check_eq "bm-run --cpu: the bm engine's virtual CPUs" "x86-64-v1 x86-64-v3" "$(complete_words bm-run --cpu '')"
 check_eq "bm-run --clock: the two clocks" "virtual host" "$(complete_words bm-run --clock '')"
 check_eq "bm-run --harness: the suites it recognises" "gbench catch2" "$(complete_words bm-run --harness '')"
-check_eq "bm-run --model: the cost models" "bm-model/1 bm-model/2" "$(complete_words bm-run --model '')"
+check_eq "bm-run --model: the cost models" "bm-model/1 bm-model/2 bm-model/3" "$(complete_words bm-run --model '')"
 check_eq "bm-check --metric: the gate metrics" "cycles instructions syscalls" "$(complete_words bm-check --metric '')"
 check_eq "bm-server: its sub-commands" "serve project token migrate" "$(complete_words bm-server '')"
 check_eq "bm-import: its formats" "chromium gbench qtestlib" "$(complete_words bm-import '' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"

@@ -1,18 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# bm-model/2 (bm-run --model bm-model/2, docs/cycle-model.md): the same
+# bm-model/2 and bm-model/3 (bm-run --model, docs/cycle-model.md): the same
 # events on every run (--verify); the report's model (id, costs, the L2,
 # x86-64-v3) and events; cycles exactly the documented formula of the
 # events, recomputed here; the events' own order (L2 misses within L1's,
 # chained misses within loads'); per-function profiles; what stays
 # bm-model/1's by default; bm-check refusing to compare the two models;
-# the usage errors.  Then, where the fidelity corpus's change pairs are
-# built (bench/fidelity/pairs, which needs libxxhash-dev), every pair's
-# cycles before and after, exactly as recorded in
-# tests/cli/data/model2/pairs.tsv, and its direction against the native
-# ones recorded on two CPUs (bench/fidelity/native-ratios.tsv, Zen 1;
+# the usage errors; what bm-model/3's core changes (a mispredicted
+# branch waits for its guard, in Cc).  Then, where the fidelity corpus's
+# change pairs are built (bench/fidelity/pairs, which needs
+# libxxhash-dev), every pair's cycles before and after under each model,
+# exactly as recorded in tests/cli/data/model2/pairs.tsv (bm-model/2) and
+# pairs-model3.tsv, and its direction against the native ones recorded on
+# two CPUs (bench/fidelity/native-ratios.tsv, Zen 1;
 # bench/fidelity/zen5/native-ratios.tsv, Zen 5).  To record the pairs
-# again after a deliberate change of the model or the engine:
+# again after a deliberate change of a model or the engine:
 #   BM_MODEL2_RECORD=1 make check TESTS=tests/cli/model2.sh
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -20,15 +22,15 @@ need_engine
 unset BM_CPU BM_ENGINE BM_MODEL
 BM_CHECK="$top_builddir/uploader/bm-check"
 PROG="$PROGRAMS/branches"
-RECORDED="$top_srcdir/tests/cli/data/model2/pairs.tsv"
+RECORDED="$top_srcdir/tests/cli/data/model2"
 cd "$scratch" || exit 1
 
 # -- usage errors: exit 2, nothing run (on any host) --
-"$BM_RUN" -q --model bm-model/3 -- "$PROG" >/dev/null 2>bad.err
+"$BM_RUN" -q --model bm-model/4 -- "$PROG" >/dev/null 2>bad.err
 check_eq "an unknown model: exit 2, the choices named" \
-	"2|bm-run: --model is bm-model/1 or bm-model/2, not 'bm-model/3'" "$?|$(cat bad.err)"
+	"2|bm-run: --model is bm-model/1, bm-model/2 or bm-model/3, not 'bm-model/4'" "$?|$(cat bad.err)"
 BM_MODEL=model2 "$BM_RUN" -q -- "$PROG" >/dev/null 2>bad.err
-check_eq "an unknown BM_MODEL: exit 2" "2|bm-run: BM_MODEL is bm-model/1 or bm-model/2, not 'model2'" \
+check_eq "an unknown BM_MODEL: exit 2" "2|bm-run: BM_MODEL is bm-model/1, bm-model/2 or bm-model/3, not 'model2'" \
 	"$?|$(cat bad.err)"
 "$BM_RUN" -q --model bm-model/2 --engine callgrind -- "$PROG" >/dev/null 2>bad.err
 check_eq "bm-model/2 with --engine callgrind: exit 2" 2 $?
@@ -47,7 +49,9 @@ done
 # -- what runs --
 "$BM_RUN" --model bm-model/2 --print-command -- "$PROG" >m2.cmd 2>&1
 check "the engine gets x86-64-v3, branch simulation, the L2, block costs and the model's clock" \
-	grep -q -e '--branch-sim=yes --cpu=x86-64-v3 --clock=virtual --clock-hz=3000000000 --clock-cost=I1mr:1200,[^ ]*,Cc:1,[^ ]* --L2=1048576,8,64 --block-cost=yes ' m2.cmd
+	grep -q -e '--branch-sim=yes --cpu=x86-64-v3 --clock=virtual --clock-hz=3000000000 --clock-cost=I1mr:1200,[^ ]*,Cc:1,[^ ]* --L2=1048576,8,64 --block-cost=yes --core=bm-model/2 ' m2.cmd
+"$BM_RUN" --model bm-model/3 --print-command -- "$PROG" >m3.cmd 2>&1
+check_eq "bm-model/3: the same command line but for the core" "$(sed 's|--core=bm-model/2|--core=bm-model/3|' m2.cmd)" "$(cat m3.cmd)"
 BM_MODEL=bm-model/2 "$BM_RUN" --print-command -- "$PROG" >env.cmd 2>&1
 check_eq "BM_MODEL chooses as --model does" "$(cat m2.cmd)" "$(cat env.cmd)"
 "$BM_RUN" --model bm-model/2 --cpu x86-64-v1 --print-command -- "$PROG" >v1.cmd 2>&1
@@ -106,6 +110,23 @@ check_eq "bm-model/1 (the default): its weights, no costs, no L2, none of model 
 		exists $m->{costs} ? "costs" : "no costs", exists $m->{cache}{L2} ? "L2" : "no L2",
 		join " ", grep { my $e = $_; grep { exists $_->{events}{$e} } @{$j->{benchmarks}} } qw(Cc I2mr D2mr D2mw D1mc D2mc DLmc)')"
 
+# bm-model/3's core: the same events but Cc, and a mispredicted branch
+# waits for its guard (at least its compare, a cycle; at most a chain of
+# loads) on top of its refill.  The program divides nowhere, so Cc moves
+# by the waits alone.
+"$BM_RUN" -q --model bm-model/3 -o m3.json -- "$PROG" >/dev/null 2>&1
+check_eq "bm-model/3: its id, and bm-model/2's costs and caches" \
+	"bm-model/3|$(json_get m2.json 'use JSON::PP; my $m = $j->{model}; JSON::PP->new->canonical->encode([$m->{costs}, $m->{cache}])')" \
+	"$(json_get m3.json 'use JSON::PP; my $m = $j->{model}; $m->{id} . "|" . JSON::PP->new->canonical->encode([$m->{costs}, $m->{cache}])')"
+check "... every event but Cc as bm-model/2's; Cc more by 1 to 30 cycles a misprediction where there are mispredictions" \
+	perl -MJSON::PP -e 'my ($a, $b) = map { local $/; open my $f, "<", $_ or die; decode_json(<$f>) } @ARGV;
+		my %b = map { $_->{id} => $_->{events} } @{$b->{benchmarks}}; my ($n, $bad) = (0, 0);
+		for (@{$a->{benchmarks}}) { my ($e, $f) = ($_->{events}, $b{$_->{id}});
+			$bad++ if grep { $_ ne "Cc" && !/^sys/ && $e->{$_} != $f->{$_} } keys %$e;
+			my $d = $f->{Cc} - $e->{Cc};
+			if ($e->{Bcm}) { $n++; $bad++ unless $d >= 100 * $e->{Bcm} && $d <= 3000 * $e->{Bcm} } else { $bad++ if $d } }
+		exit($bad || !$n)' m2.json m3.json
+
 # bm-check refuses to compare numbers of two models.
 env -u BM_SERVER "$BM_CHECK" --base m1.json --head m2.json >check.out 2>check.err
 check_eq "bm-check --base bm-model/1 --head bm-model/2: exit 2" 2 $?
@@ -150,25 +171,6 @@ if [ ! -x "$PAIRS" ]; then
 	done_testing
 	exit 0
 fi
-"$BM_RUN" -q -j 2 --no-profile --model bm-model/2 -o pairs.json -- "$PAIRS" >/dev/null 2>pairs.err
-check_eq "the change pairs under bm-model/2: every benchmark ran" 0 $?
-sed 's/^/# /' pairs.err
-# "pair before-cycles after-cycles ratio direction", direction as the
-# fidelity study's (faster above 1.10, slower below 1/1.10, else same).
-json_get pairs.json 'my %c = map { $_->{id} => $_->{cycles} } @{$j->{benchmarks}};
-	my @p = sort map { m{^pair::(.*)/before$} ? $1 : () } keys %c;
-	join "\n", map { my $r = $c{"pair::$_/before"} / $c{"pair::$_/after"};
-		join "\t", $_, $c{"pair::$_/before"}, $c{"pair::$_/after"}, sprintf("%.3g", $r),
-			$r > 1.1 ? "faster" : $r < 1 / 1.1 ? "slower" : "same" } @p' >pairs.tsv
-if [ -n "${BM_MODEL2_RECORD:-}" ]; then
-	{
-		echo "# bm-model/2's cycles of the fidelity corpus's change pairs (bench/fidelity/pairs), recorded by"
-		echo "# BM_MODEL2_RECORD=1 make check TESTS=tests/cli/model2.sh on $(date -u +%Y-%m-%d)"
-		echo "# pair	before	after	ratio	direction"
-		cat pairs.tsv
-	} >"$RECORDED"
-	echo "# recorded $RECORDED"
-fi
 # The program is never built with sanitizers: the record holds in every
 # build, as engine.sh's does.  Exactly, but for data that malloc maps:
 # where the mapping lies moves with the sizes of the libraries loaded
@@ -176,26 +178,62 @@ fi
 # cache misses of a walk over megabytes (docs/determinism.md), so those
 # may move by 0.01%; a change of the model moves far more.
 tab=$(printf '\t')
-grep -v '^#' "$RECORDED" | sort >recorded.tsv
-sort pairs.tsv >now.tsv
-join -t "$tab" recorded.tsv now.tsv | awk -F'\t' '
-	function off(a, b) { return a != b && (a - b > b / 10000 || b - a > b / 10000) }
-	NF != 9 || off($6, $2) || off($7, $3) || $5 != $9 { print $1 ": recorded " $2 " " $3 " " $5 ", now " $6 " " $7 " " $9 }' >moved.tsv
-check_eq "every pair's cycles as recorded ($(wc -l <pairs.tsv) pairs; within 0.01%, the direction exactly)" \
-	"$(wc -l <recorded.tsv)|$(wc -l <recorded.tsv)|" "$(join -t "$tab" recorded.tsv now.tsv | wc -l)|$(wc -l <pairs.tsv)|$(cat moved.tsv)"
-# The native directions, as each CPU recorded them (medians): Zen 1's in
-# bench/fidelity, Zen 5's in bench/fidelity/zen5.
-cut -f1,5 pairs.tsv | sort >bm.dir
-# On Zen 1 one pair is known to go the wrong way (docs/fidelity.md:
-# table.popcount, whose table's L2 hits overlap natively); no other may.
-for cpu in "Zen 1|bench/fidelity|table.popcount: natively same, bm-model/2 faster" "Zen 5|bench/fidelity/zen5|"; do
-	name=${cpu%%|*} rest=${cpu#*|}
-	dir=${rest%%|*} known=${rest#*|}
-	awk -F'\t' '!/^#/ && $1 != "pair" { r = $3 + 0; print $1 "\t" (r > 1.1 ? "faster" : r < 1 / 1.1 ? "slower" : "same") }' \
-		"$top_srcdir/$dir/native-ratios.tsv" | sort >native.dir
-	check_eq "every pair of the corpus recorded on $name" "$(wc -l <bm.dir)" "$(join -t "$tab" native.dir bm.dir | wc -l)"
-	check_eq "every pair in $name's native direction${known:+ but the one documented}" "$known" \
-		"$(join -t "$tab" native.dir bm.dir | awk -F'\t' '$2 != $3 { print $1 ": natively " $2 ", bm-model/2 " $3 }')"
+for model in bm-model/2 bm-model/3; do
+	n=${model#bm-model/}
+	case $n in
+	2) record=$RECORDED/pairs.tsv ;;
+	*) record=$RECORDED/pairs-model$n.tsv ;;
+	esac
+	"$BM_RUN" -q -j 2 --no-profile --model $model -o pairs.json -- "$PAIRS" >/dev/null 2>pairs.err
+	check_eq "the change pairs under $model: every benchmark ran" 0 $?
+	sed 's/^/# /' pairs.err
+	# "pair before-cycles after-cycles ratio direction", direction as the
+	# fidelity study's (faster above 1.10, slower below 1/1.10, else same).
+	json_get pairs.json 'my %c = map { $_->{id} => $_->{cycles} } @{$j->{benchmarks}};
+		my @p = sort map { m{^pair::(.*)/before$} ? $1 : () } keys %c;
+		join "\n", map { my $r = $c{"pair::$_/before"} / $c{"pair::$_/after"};
+			join "\t", $_, $c{"pair::$_/before"}, $c{"pair::$_/after"}, sprintf("%.3g", $r),
+				$r > 1.1 ? "faster" : $r < 1 / 1.1 ? "slower" : "same" } @p' >pairs.$n.tsv
+	if [ -n "${BM_MODEL2_RECORD:-}" ]; then
+		{
+			echo "# $model's cycles of the fidelity corpus's change pairs (bench/fidelity/pairs), recorded by"
+			echo "# BM_MODEL2_RECORD=1 make check TESTS=tests/cli/model2.sh on $(date -u +%Y-%m-%d)"
+			echo "# pair	before	after	ratio	direction"
+			cat pairs.$n.tsv
+		} >"$record"
+		echo "# recorded $record"
+	fi
+	grep -v '^#' "$record" | sort >recorded.tsv
+	sort pairs.$n.tsv >now.tsv
+	join -t "$tab" recorded.tsv now.tsv | awk -F'\t' '
+		function off(a, b) { return a != b && (a - b > b / 10000 || b - a > b / 10000) }
+		NF != 9 || off($6, $2) || off($7, $3) || $5 != $9 { print $1 ": recorded " $2 " " $3 " " $5 ", now " $6 " " $7 " " $9 }' >moved.tsv
+	check_eq "$model: every pair's cycles as recorded ($(wc -l <now.tsv) pairs; within 0.01%, the direction exactly)" \
+		"$(wc -l <recorded.tsv)|$(wc -l <recorded.tsv)|" "$(join -t "$tab" recorded.tsv now.tsv | wc -l)|$(wc -l <now.tsv)|$(cat moved.tsv)"
+	# The native directions, as each CPU recorded them (medians): Zen 1's in
+	# bench/fidelity, Zen 5's in bench/fidelity/zen5.
+	cut -f1,5 now.tsv >bm.dir
+	# On Zen 1 one pair is known to go the wrong way under both models
+	# (docs/fidelity.md: table.popcount, whose table's L2 hits overlap
+	# natively); no other may.
+	for cpu in "Zen 1|bench/fidelity|table.popcount: natively same, $model faster" "Zen 5|bench/fidelity/zen5|"; do
+		name=${cpu%%|*} rest=${cpu#*|}
+		dir=${rest%%|*} known=${rest#*|}
+		awk -F'\t' '!/^#/ && $1 != "pair" { r = $3 + 0; print $1 "\t" (r > 1.1 ? "faster" : r < 1 / 1.1 ? "slower" : "same") }' \
+			"$top_srcdir/$dir/native-ratios.tsv" | sort >native.dir
+		check_eq "$model: every pair of the corpus recorded on $name" "$(wc -l <bm.dir)" "$(join -t "$tab" native.dir bm.dir | wc -l)"
+		check_eq "$model: every pair in $name's native direction${known:+ but the one documented}" "$known" \
+			"$(join -t "$tab" native.dir bm.dir | awk -F'\t' -v m=$model '$2 != $3 { print $1 ": natively " $2 ", " m " " $3 }')"
+	done
 done
+# What bm-model/3 changes, pair by pair: a current core's division (the
+# division pairs' "before" costs less than half), and a mispredicted
+# branch waits for its guard (binary search's load and compare: its
+# ratio comes out larger by a fifth at least).
+sort pairs.2.tsv >p2.tsv
+sort pairs.3.tsv >p3.tsv
+check_eq "bm-model/3: the division pairs' divisions cheaper, binary search's mispredictions dearer" \
+	"div.chain div.mod_mask|branch.binsearch" \
+	"$(join -t "$tab" p2.tsv p3.tsv | awk -F'\t' '/^div\./ && $6 < $2 / 2 { d = d (d ? " " : "") $1 } /^branch\.binsearch/ && $8 > 1.2 * $4 { b = $1 } END { print d "|" b }')"
 
 done_testing

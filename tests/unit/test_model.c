@@ -133,7 +133,26 @@ START_TEST(model2_charges_each_miss_by_its_level_and_kind)
 	ck_assert_uint_eq(cycles, (3 * c->mispredict + c->indirect_mispredict) / 100);
 	ck_assert_ptr_eq(model_lookup("bm-model/2"), &model_v2);
 	ck_assert_ptr_eq(model_lookup("bm-model/1"), &model_v1);
-	ck_assert_ptr_null(model_lookup("bm-model/3"));
+	ck_assert_ptr_eq(model_lookup("bm-model/3"), &model_v3);
+	ck_assert_ptr_null(model_lookup("bm-model/4"));
+}
+END_TEST
+
+/* bm-model/3 is bm-model/2's formula and costs over another core's
+ * events (the engine's --core): the same events give the same cycles,
+ * under another id. */
+START_TEST(model3_is_model2s_formula_under_its_own_id)
+{
+	uint64_t read[3] = {10, 6, 3}, chained[3] = {4, 3, 2}, fetch[3] = {7, 2, 1}, write[3] = {5, 1, 0};
+	struct bm_events e = model2(123456, fetch, read, chained, write, 17, 3);
+	uint64_t c2, c3;
+	ck_assert_int_eq(model_cycles(&model_v2, &e, &c2, NULL), 0);
+	ck_assert_int_eq(model_cycles(&model_v3, &e, &c3, NULL), 0);
+	ck_assert_uint_eq(c2, c3);
+	ck_assert_int_eq(model_v3.version, 2);
+	ck_assert_str_ne(model_v3.id, model_v2.id);
+	ck_assert_uint_eq(model_missing(&model_v3, &(struct bm_events){.present = 0}),
+			  model_missing(&model_v2, &(struct bm_events){.present = 0}));
 }
 END_TEST
 
@@ -211,6 +230,7 @@ int main(void)
 	tcase_add_test(tc2, model2_charges_each_miss_by_its_level_and_kind);
 	tcase_add_test(tc2, model2_refuses_contradictory_levels);
 	tcase_add_test(tc2, the_weights_per_event_give_the_cycles);
+	tcase_add_test(tc2, model3_is_model2s_formula_under_its_own_id);
 	suite_add_tcase(s, tc2);
 	return unit_run(s);
 }
