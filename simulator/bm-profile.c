@@ -58,14 +58,18 @@ static const struct bm_model *model = &model_v1;
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: bm-profile [--json|--folded|--tsv] [--top N] [-o FILE] CALLGRIND_FILE...\n"
-		"       bm-profile --diff [--folded] [--top N] BASE_FILE HEAD_FILE\n"
+		"usage: bm-profile [--json|--folded|--tsv] [--top N] [--model NAME] [-o FILE]\n"
+		"                  CALLGRIND_FILE...\n"
+		"       bm-profile --diff [--folded] [--top N] [--model NAME] BASE_FILE HEAD_FILE\n"
 		"\n"
 		"Reads callgrind output files and prints, for each dump, the events, the\n"
-		"cycles of the %s cost model, the estimated time and speed at %.1f GHz,\n"
+		"cycles of the cost model (%s), the estimated time and speed at %.1f GHz,\n"
 		"the functions with the most self cycles and the system calls (which are\n"
 		"never part of cycles, time or speed).\n"
 		"\n"
+		"  --model NAME   the cost model: bm-model/1, bm-model/2 or bm-model/3, the\n"
+		"                 one the files were counted for (bm-run --model); default\n"
+		"                 bm-model/1, or BM_MODEL\n"
 		"  --json         print a bm-report/1 report, one benchmark per dump\n"
 		"  --no-profile   with --json: leave out the per-function profiles\n"
 		"  --folded       print folded stacks (\"main;f;g CYCLES\") for flame graphs\n"
@@ -206,7 +210,7 @@ fail:
 
 static void warn_about(const struct dumps *ds)
 {
-	int geometry = 0, caches = 0;
+	int geometry = 0, caches = 0, counted = 0;
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct dump *d = &ds->d[i];
 		if (!geometry && !benchmark_geometry_matches(model, d->profile)) {
@@ -218,11 +222,23 @@ static void warn_about(const struct dumps *ds)
 				 model->i1.line, model->d1.size, model->d1.assoc, model->d1.line,
 				 model->ll.size, model->ll.assoc, model->ll.line);
 		}
-		if (!caches && model_missing(model, &d->profile->total)) {
+		uint32_t missing = model_missing(model, &d->profile->total);
+		if (!caches && missing & model_missing(&model_v1, &d->profile->total)) {
 			caches = 1;
 			log_warn("'%s' has no cache simulation: cycles count every access as an L1 hit "
 				 "(run callgrind with --cache-sim=yes)",
 				 d->profile->source);
+		} else if (!caches && missing) {
+			caches = 1;
+			log_warn("'%s' lacks events %s counts (Cc, the L2's, the chained loads', the "
+				 "mispredictions: bm-run --model %s counts them): its cycles leave them out",
+				 d->profile->source, model->id, model->id);
+		}
+		if (!counted && model->version == 1 && (d->profile->total.present & (1u << BM_EV_CC))) {
+			counted = 1;
+			log_warn("'%s' was counted for bm-model/2 or bm-model/3 (it has their events): these "
+				 "cycles are %s's; give --model with the run's model",
+				 d->profile->source, model->id);
 		}
 		if (d->threads > 1)
 			log_warn("'%s' joins %d threads: multi-threaded counts vary slightly from run to run",
@@ -502,9 +518,20 @@ static int print_diff(FILE *out, const struct dumps *base, const struct dumps *h
 
 /* ---- main ---- */
 
+static int set_model(const char *name, const char *what)
+{
+	const struct bm_model *m = model_lookup(name);
+	if (!m) {
+		log_error("%s is bm-model/1, bm-model/2 or bm-model/3, not '%s'", what, name);
+		return -1;
+	}
+	model = m;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_JSON = 256, OPT_FOLDED, OPT_TSV, OPT_TOP, OPT_DIFF, OPT_NO_PROFILE, OPT_VERSION };
+	enum { OPT_JSON = 256, OPT_FOLDED, OPT_TSV, OPT_TOP, OPT_DIFF, OPT_NO_PROFILE, OPT_VERSION, OPT_MODEL };
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, OPT_JSON},
 		{"folded", no_argument, NULL, OPT_FOLDED},
@@ -515,14 +542,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
+		{"model", required_argument, NULL, OPT_MODEL},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct options){.mode = MODE_TEXT, .top = 20, .with_profile = 1};
 	int c, modes = 0;
 	long long top;
 	char *err = NULL;
+	const char *env = getenv("BM_MODEL");
+	if (env && *env && set_model(env, "BM_MODEL") < 0)
+		return -1;
 	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (c) {
+		case OPT_MODEL:
+			if (set_model(optarg, "--model") < 0)
+				return -1;
+			break;
 		case OPT_JSON:
 			o->mode = MODE_JSON;
 			modes++;

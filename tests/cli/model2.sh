@@ -127,6 +127,20 @@ check "... every event but Cc as bm-model/2's; Cc more by 1 to 30 cycles a mispr
 			if ($e->{Bcm}) { $n++; $bad++ unless $d >= 100 * $e->{Bcm} && $d <= 3000 * $e->{Bcm} } else { $bad++ if $d } }
 		exit($bad || !$n)' m2.json m3.json
 
+# bm-profile reads a kept file under the run's model: the whole
+# program's cycles are the report's; under the default model it warns.
+"$BM_RUN" -q --whole --model bm-model/3 --keep kept -o whole3.json -- "$PROG" >/dev/null 2>&1
+check_eq "bm-profile --model bm-model/3 of the kept files: the report's cycles" \
+	"$(json_get whole3.json '$j->{benchmarks}[0]{cycles}')" \
+	"$("$BM_PROFILE" --json --no-profile --model bm-model/3 -o kept3.json kept/*.callgrind 2>/dev/null; json_get kept3.json 'my $n = 0; $n += $_->{cycles} for @{$j->{benchmarks}}; $n')"
+BM_MODEL=bm-model/3 "$BM_PROFILE" --json --no-profile kept/*.callgrind >env3.json 2>env3.err
+check_eq "... BM_MODEL chooses as --model does, with no warning" "0 bm-model/3 " "$? $(json_get env3.json '$j->{model}{id}') $(cat env3.err)"
+"$BM_PROFILE" kept/*.callgrind >/dev/null 2>m1.err
+check "... under bm-model/1, a warning to give the run's model" grep -q "was counted for bm-model/2 or bm-model/3.*give --model" m1.err
+"$BM_PROFILE" --model bm-model/9 kept/*.callgrind >/dev/null 2>bad.err
+check_eq "bm-profile --model of an unknown model: exit 2, the choices named" \
+	"2|bm-profile: --model is bm-model/1, bm-model/2 or bm-model/3, not 'bm-model/9'" "$?|$(cat bad.err)"
+
 # bm-check refuses to compare numbers of two models.
 env -u BM_SERVER "$BM_CHECK" --base m1.json --head m2.json >check.out 2>check.err
 check_eq "bm-check --base bm-model/1 --head bm-model/2: exit 2" 2 $?
