@@ -114,7 +114,9 @@ check_eq "bm-model/1 (the default): its weights, no costs, no L2, none of model 
 # waits for its guard (at least its compare, a cycle; at most a chain of
 # loads) on top of its refill.  The program divides nowhere, so Cc moves
 # by the waits alone.
-"$BM_RUN" -q --model bm-model/3 -o m3.json -- "$PROG" >/dev/null 2>&1
+"$BM_RUN" -q --verify --model bm-model/3 -o m3.json -- "$PROG" >/dev/null 2>m3.err
+check_eq "bm-model/3 with --verify: the same events twice" 0 $?
+sed 's/^/# /' m3.err
 check_eq "bm-model/3: its id, and bm-model/2's costs and caches" \
 	"bm-model/3|$(json_get m2.json 'use JSON::PP; my $m = $j->{model}; JSON::PP->new->canonical->encode([$m->{costs}, $m->{cache}])')" \
 	"$(json_get m3.json 'use JSON::PP; my $m = $j->{model}; $m->{id} . "|" . JSON::PP->new->canonical->encode([$m->{costs}, $m->{cache}])')"
