@@ -36,6 +36,10 @@ check_eq "an unknown BM_MODEL: exit 2" "2|bm-run: BM_MODEL is bm-model/1, bm-mod
 check_eq "bm-model/2 with --engine callgrind: exit 2" 2 $?
 check "... saying why and what to use" grep -q "needs the bm engine.*--engine bm, or --model bm-model/1" bad.err
 sed 's/^/# /' bad.err
+env -i VALGRIND_LIB="$ENGINE_DIR" "$VALGRIND" --tool=bm --block-cost=yes --core=bm-model/9 \
+	--callgrind-out-file=/dev/null /bin/true >/dev/null 2>core.err
+check_eq "the engine's --core of another model: refused, the choices named" "1 1" \
+	"$? $(grep -c 'expected bm-model/2 or bm-model/3' core.err)"
 
 # bm-model/2 runs on x86-64-v3 by default, which needs the host to run it.
 for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm; do
