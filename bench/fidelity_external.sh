@@ -12,8 +12,13 @@
 # (bench/fidelity/analyze.pl), with every benchmark in the validation
 # half: nothing was fitted on this corpus.
 #
-# usage: bench/fidelity_external.sh [--raw FILE] [BUILD_DIR]   (default: build)
-#   --raw FILE   also write the raw data (bm-fidelity/1 JSON)
+# usage: bench/fidelity_external.sh [OPTIONS] [BUILD_DIR]   (default: build)
+#   --raw FILE          also write the raw data (bm-fidelity/1 JSON)
+#   --record-to DIR     also keep the native runs measured now in DIR (made if
+#                       missing): one file per repeat, the commands and the CPU
+#   --native-from DIR   do not time natively: take the runs kept in DIR, whose
+#                       commands (and so programs and text size) must be this
+#                       run's; so that two models are compared on one timing
 # Environment:
 #   BM_EXTERNAL_CONFIGS   LABEL=BM-RUN OPTIONS, separated by ';' (default
 #                         'bm-model/1=;bm-model/2=--model bm-model/2')
@@ -38,17 +43,27 @@ configs=${BM_EXTERNAL_CONFIGS:-'bm-model/1=;bm-model/2=--model bm-model/2'}
 die() { echo "fidelity_external.sh: $1" >&2; exit 2; }
 say() { echo "fidelity_external.sh: $1" >&2; }
 
-raw=''
+raw='' record_to='' native_from=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--raw) [ $# -ge 2 ] || die "--raw needs a file name"; raw=$2; shift ;;
-	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--record-to) [ $# -ge 2 ] || die "--record-to needs a directory"; record_to=$2; shift ;;
+	--native-from) [ $# -ge 2 ] || die "--native-from needs a directory"; native_from=$2; shift ;;
+	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
 	shift
 done
 [ $# -le 1 ] || die "one build directory at most (see --help)"
+[ -z "$native_from" ] || [ -z "$record_to" ] || die "--record-to keeps runs measured now, not --native-from's"
+if [ -n "$native_from" ]; then
+	for kept in commands cpu run.1.json; do
+		[ -s "$native_from/$kept" ] ||
+			die "'$native_from' holds no native runs (commands, cpu, run.1.json): keep them with --record-to"
+	done
+	native_from=$(cd "$native_from" && pwd)
+fi
 case $repeats$text_kb in
 *[!0-9]* | '') die "BM_EXTERNAL_REPEATS and BM_EXTERNAL_TEXT_KB must be whole numbers" ;;
 esac
@@ -196,13 +211,39 @@ while IFS=$tab read -r label report options; do
 	say "bm-run ($label): $(elapsed "$start") s"
 done <"$work/configs"
 
-say "timing natively: $repeats repeats (load average $(cut -d ' ' -f 1-3 /proc/loadavg))"
-start=$(now)
-perl "$top/bench/fidelity/time_whole.pl" "$work/commands" "$repeats" "$work/native" >"$work/native-runs"
-say "native timing: $(elapsed "$start") s (load average $(cut -d ' ' -f 1-3 /proc/loadavg))"
+# The commands as kept: the work directory's name is every run's own.
+sed "s|$work|@|g" "$work/commands" >"$work/commands.kept"
+cpu=$(cpu_description)
+if [ -n "$native_from" ]; then
+	cmp -s "$work/commands.kept" "$native_from/commands" ||
+		die "'$native_from' timed other commands than this run's (another text size, or other programs installed): time natively, or record again"
+	cpu=$(cat "$native_from/cpu")
+	: >"$work/native-runs"
+	r=1
+	while [ -s "$native_from/run.$r.json" ]; do
+		printf '%s\t%s\n' "$r" "$native_from/run.$r.json" >>"$work/native-runs"
+		r=$((r + 1))
+	done
+	say "native runs: $((r - 1)) repeats kept in $native_from, on $cpu"
+else
+	say "timing natively: $repeats repeats (load average $(cut -d ' ' -f 1-3 /proc/loadavg))"
+	start=$(now)
+	perl "$top/bench/fidelity/time_whole.pl" "$work/commands" "$repeats" "$work/native" >"$work/native-runs"
+	say "native timing: $(elapsed "$start") s (load average $(cut -d ' ' -f 1-3 /proc/loadavg))"
+fi
+if [ -n "$record_to" ]; then
+	mkdir -p "$record_to" || die "cannot make '$record_to'"
+	rm -f "$record_to"/run.*.json
+	while IFS=$tab read -r r path; do
+		cp "$path" "$record_to/run.$r.json"
+	done <"$work/native-runs"
+	cp "$work/commands.kept" "$record_to/commands"
+	echo "$cpu, $(date -u +%Y-%m-%d)" >"$record_to/cpu"
+	say "native runs kept in $record_to"
+fi
 
 perl "$analyze" collect --configs "$work/configs" --native-runs "$work/native-runs" --one-half validation \
-	--cpu "$(cpu_description)" --compiler "Debian's builds" \
+	--cpu "$cpu" --compiler "Debian's builds" \
 	--date "$(date -u +%Y-%m-%d)" >"$work/raw.json"
 [ -z "$raw" ] || cp "$work/raw.json" "$raw"
 perl "$analyze" report "$work/raw.json"
