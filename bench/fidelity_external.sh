@@ -15,10 +15,11 @@
 # usage: bench/fidelity_external.sh [OPTIONS] [BUILD_DIR]   (default: build)
 #   --raw FILE          also write the raw data (bm-fidelity/1 JSON)
 #   --record-to DIR     also keep the native runs measured now in DIR (made if
-#                       missing): one file per repeat, the commands and the CPU
+#                       missing): one file per repeat, the commands, the text
+#                       size and the CPU
 #   --native-from DIR   do not time natively: take the runs kept in DIR, whose
-#                       commands (and so programs and text size) must be this
-#                       run's; so that two models are compared on one timing
+#                       commands and text size must be this run's; so that
+#                       two models are compared on one timing
 # Environment:
 #   BM_EXTERNAL_CONFIGS   LABEL=BM-RUN OPTIONS, separated by ';' (default
 #                         'bm-model/1=;bm-model/2=--model bm-model/2')
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--raw) [ $# -ge 2 ] || die "--raw needs a file name"; raw=$2; shift ;;
 	--record-to) [ $# -ge 2 ] || die "--record-to needs a directory"; record_to=$2; shift ;;
 	--native-from) [ $# -ge 2 ] || die "--native-from needs a directory"; native_from=$2; shift ;;
-	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
@@ -58,9 +59,9 @@ done
 [ $# -le 1 ] || die "one build directory at most (see --help)"
 [ -z "$native_from" ] || [ -z "$record_to" ] || die "--record-to keeps runs measured now, not --native-from's"
 if [ -n "$native_from" ]; then
-	for kept in commands cpu run.1.json; do
+	for kept in commands cpu text_kb run.1.json; do
 		[ -s "$native_from/$kept" ] ||
-			die "'$native_from' holds no native runs (commands, cpu, run.1.json): keep them with --record-to"
+			die "'$native_from' holds no native runs (commands, cpu, text_kb, run.1.json): keep them with --record-to"
 	done
 	native_from=$(cd "$native_from" && pwd)
 fi
@@ -186,6 +187,16 @@ done
 cut -f 1 "$work/all" | sed 's|/[a-z]*$||' | sort | uniq -c | awk '$1 == 2 { print $2 "/" }' >"$work/whole-pairs"
 grep -F -f "$work/whole-pairs" "$work/all" >"$work/commands" || die "no pair has both its programs installed"
 say "$(wc -l <"$work/commands") commands in $(wc -l <"$work/whole-pairs") pairs"
+# The commands as kept: the work directory's name is every run's own.
+# Kept runs of other commands are refused before anything runs.
+sed "s|$work|@|g" "$work/commands" >"$work/commands.kept"
+if [ -n "$native_from" ]; then
+	kept_kb=$(cat "$native_from/text_kb" 2>/dev/null || echo '?')
+	[ "$kept_kb" = "$text_kb" ] ||
+		die "'$native_from' timed a text of $kept_kb KiB, this run makes $text_kb (BM_EXTERNAL_TEXT_KB=$kept_kb, or time natively)"
+	cmp -s "$work/commands.kept" "$native_from/commands" ||
+		die "'$native_from' timed other commands than this run's (other programs installed): time natively, or record again"
+fi
 
 # ---- under bm-run, once per configuration ----
 tab=$(printf '\t')
@@ -211,12 +222,8 @@ while IFS=$tab read -r label report options; do
 	say "bm-run ($label): $(elapsed "$start") s"
 done <"$work/configs"
 
-# The commands as kept: the work directory's name is every run's own.
-sed "s|$work|@|g" "$work/commands" >"$work/commands.kept"
 cpu=$(cpu_description)
 if [ -n "$native_from" ]; then
-	cmp -s "$work/commands.kept" "$native_from/commands" ||
-		die "'$native_from' timed other commands than this run's (another text size, or other programs installed): time natively, or record again"
 	cpu=$(cat "$native_from/cpu")
 	: >"$work/native-runs"
 	r=1
@@ -238,6 +245,7 @@ if [ -n "$record_to" ]; then
 		cp "$path" "$record_to/run.$r.json"
 	done <"$work/native-runs"
 	cp "$work/commands.kept" "$record_to/commands"
+	echo "$text_kb" >"$record_to/text_kb"
 	echo "$cpu, $(date -u +%Y-%m-%d)" >"$record_to/cpu"
 	say "native runs kept in $record_to"
 fi
