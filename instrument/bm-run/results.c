@@ -116,6 +116,26 @@ static void keep_processes(const char *dump, const char *dir, const char *id)
 #define OVERHEAD_TRIGGER "Client Request: bm: overhead"
 #define OVERHEAD_RUN "bm__overhead_run"
 
+/* The path of the dump of libbm's empty run before the benchmark whose
+ * dump is dump (cg.PID.out.N: the empty run's is N-1, or N-2 after a
+ * warm-up), or NULL when there is none (an older libbm). */
+static char *harness_dump(const char *dump, const struct bm_model *m)
+{
+	const char *dot = strrchr(dump, '.');
+	long n = dot ? strtol(dot + 1, NULL, 10) : 0;
+	for (long k = n - 1; k >= n - 2 && k >= 1; k--) {
+		char *path = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k), *why = NULL;
+		struct bm_profile *overhead = profile_load_one(path, m, &why);
+		int is = overhead && overhead->trigger && strcmp(overhead->trigger, OVERHEAD_TRIGGER) == 0;
+		profile_free(overhead);
+		free(why);
+		if (is)
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
 /* bm-model/2 counts the benchmark alone: the harness's cost (the client
  * requests around the run, its call and return), measured by libbm's
  * empty run just before in the same process, comes out of p, the dump of
@@ -124,19 +144,31 @@ static void keep_processes(const char *dump, const char *dir, const char *id)
  * stay as measured.  Returns 0, or -1 with *err set. */
 static int without_harness(struct bm_profile *p, const char *dump, const struct bm_model *m, char **err)
 {
-	const char *dot = strrchr(dump, '.');
-	long n = dot ? strtol(dot + 1, NULL, 10) : 0;
-	int r = 0;
-	for (long k = n - 1; k >= n - 2 && k >= 1 && r == 0; k--) {
-		char *path = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k), *why = NULL;
-		struct bm_profile *overhead = profile_load_one(path, m, &why);
-		if (overhead && overhead->trigger && strcmp(overhead->trigger, OVERHEAD_TRIGGER) == 0)
-			r = profile_subtract(p, overhead, OVERHEAD_RUN, m, err) < 0 ? -1 : 1;
-		profile_free(overhead);
-		free(why);
-		free(path);
-	}
+	char *path = harness_dump(dump, m);
+	if (!path)
+		return 0;
+	char *why = NULL;
+	struct bm_profile *overhead = profile_load_one(path, m, &why);
+	int r = overhead ? profile_subtract(p, overhead, OVERHEAD_RUN, m, err) : 0;
+	profile_free(overhead);
+	free(why);
+	free(path);
 	return r < 0 ? -1 : 0;
+}
+
+/* Under bm-model/2's formula, a libbm benchmark's empty run, which the
+ * report takes out, kept as ID.harness.callgrind: the report's counts
+ * are ID.callgrind's less its (by function, its run function standing
+ * for the benchmark's). */
+static void keep_harness(const char *dump, const char *dir, const char *id, const struct bm_model *m)
+{
+	char *harness = harness_dump(dump, m);
+	if (harness) {
+		char *name = xasprintf("%s.harness", id);
+		keep_file(harness, dir, name);
+		free(name);
+		free(harness);
+	}
 }
 
 /* The one dump of a finished single-process run, or NULL after failing b. */
@@ -407,8 +439,11 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			struct bm_result *b = add(r, e->id);
 			if (e->state == ENTRY_DONE) {
 				measured(b, job, e, m, with_profile);
-				if (keep_dir && b->status == BM_STATUS_OK)
+				if (keep_dir && b->status == BM_STATUS_OK) {
 					keep_processes(e->dump, keep_dir, b->id);
+					if (job->mode == MODE_HARNESS && m->version == 2)
+						keep_harness(e->dump, keep_dir, b->id, m);
+				}
 			} else if (e->state == ENTRY_SKIPPED) {
 				fail(b, BM_STATUS_SKIPPED, e->reason ? e->reason : "skipped");
 			} else {

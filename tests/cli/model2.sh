@@ -147,6 +147,25 @@ check "... under bm-model/1, a warning to give the run's model" grep -q "was cou
 check_eq "bm-profile --model of an unknown model: exit 2, the choices named" \
 	"2|bm-profile: --model is bm-model/1, bm-model/2 or bm-model/3, not 'bm-model/9'" "$?|$(cat bad.err)"
 
+# A libbm benchmark's kept files under bm-model/3: ID.callgrind as the
+# engine wrote it, and ID.harness.callgrind, the harness's cost the
+# report takes out; the report's cycles are the first's less the second's.
+"$BM_RUN" -q --model bm-model/3 --keep keptb -o keptb.json -- "$PROG" >/dev/null 2>&1
+for f in keptb/*.harness.callgrind; do
+	id=${f#keptb/}
+	id=${id%.harness.callgrind}
+	own=$("$BM_PROFILE" --json --no-profile --model bm-model/3 "keptb/$id.callgrind" 2>/dev/null | perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{benchmarks}[0]{cycles}')
+	harness=$("$BM_PROFILE" --json --no-profile --model bm-model/3 "$f" 2>/dev/null | perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{benchmarks}[0]{cycles}')
+	echo "$id $((own - harness))"
+done >kept.cycles
+json_get keptb.json 'join "\n", map { "$_->{id} $_->{cycles}" } @{$j->{benchmarks}}' | sort >report.cycles
+# (To a cycle: each of the three is rounded down from hundredths.)
+check_eq "kept files: every libbm benchmark's ID.harness.callgrind, and the report's cycles are ID.callgrind's less its" \
+	"$(wc -l <report.cycles)|" \
+	"$(sort kept.cycles | join report.cycles - | awk '{ d = $2 - $3 } d < -1 || d > 1 { print }' | tr '\n' ' ')$(sort kept.cycles | join report.cycles - | wc -l)|"
+"$BM_RUN" -q --keep keptm1 -o keptm1.json -- "$PROG" >/dev/null 2>&1
+check_eq "... none under bm-model/1, which keeps the harness's cost in the number" "0" "$(ls keptm1 | grep -c harness)"
+
 # bm-check refuses to compare numbers of two models.
 env -u BM_SERVER "$BM_CHECK" --base m1.json --head m2.json >check.out 2>check.err
 check_eq "bm-check --base bm-model/1 --head bm-model/2: exit 2" 2 $?
