@@ -520,9 +520,11 @@ static int print_diff(FILE *out, const struct dumps *base, const struct dumps *h
 
 static int set_model(const char *name, const char *what)
 {
-	const struct bm_model *m = model_lookup(name);
+	char *err = NULL;
+	const struct bm_model *m = model_named(name, what, &err);
 	if (!m) {
-		log_error("%s is bm-model/1, bm-model/2 or bm-model/3, not '%s'", what, name);
+		log_error("%s", err);
+		free(err);
 		return -1;
 	}
 	model = m;

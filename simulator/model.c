@@ -102,6 +102,7 @@
 
 #include "error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const struct bm_model model_v1 = {
@@ -165,12 +166,28 @@ const struct bm_model model_v3 = {
 	.ll = {8388608, 16, 64},
 };
 
+static const struct bm_model *const all_models[] = {&model_v1, &model_v2, &model_v3};
+#define NMODELS (sizeof all_models / sizeof *all_models)
+
 const struct bm_model *model_lookup(const char *id)
 {
-	static const struct bm_model *const all[] = {&model_v1, &model_v2, &model_v3};
-	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-		if (!strcmp(all[i]->id, id))
-			return all[i];
+	for (size_t i = 0; i < NMODELS; i++)
+		if (!strcmp(all_models[i]->id, id))
+			return all_models[i];
+	return NULL;
+}
+
+const struct bm_model *model_named(const char *name, const char *what, char **err)
+{
+	const struct bm_model *m = model_lookup(name);
+	if (m)
+		return m;
+	/* "bm-model/1, bm-model/2 or bm-model/3": every id there is. */
+	char choices[256] = "";
+	for (size_t i = 0; i < NMODELS; i++)
+		snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s",
+			 i == 0 ? "" : i + 1 == NMODELS ? " or " : ", ", all_models[i]->id);
+	bm_error(err, "%s is %s, not '%s'", what, choices, name);
 	return NULL;
 }
 

@@ -41,6 +41,11 @@ extern const struct bm_model model_v1, model_v2, model_v3;
 /* The model with that id, or NULL. */
 const struct bm_model *model_lookup(const char *id);
 
+/* The same for a name the user gave as what (an option, a variable):
+ * NULL with *err naming every model there is ("--model is bm-model/1,
+ * bm-model/2 or bm-model/3, not 'x'"). */
+const struct bm_model *model_named(const char *name, const char *what, char **err);
+
 /* Bits (1u << ev) of the events the model uses that e lacks: with none of
  * the cache events, every access counts as an L1 hit (bm-model/1), and
  * every event bm-model/2 uses and lacks counts nothing. */

@@ -116,22 +116,27 @@ static void keep_processes(const char *dump, const char *dir, const char *id)
 #define OVERHEAD_TRIGGER "Client Request: bm: overhead"
 #define OVERHEAD_RUN "bm__overhead_run"
 
-/* The path of the dump of libbm's empty run before the benchmark whose
- * dump is dump (cg.PID.out.N: the empty run's is N-1, or N-2 after a
- * warm-up), or NULL when there is none (an older libbm). */
-static char *harness_dump(const char *dump, const struct bm_model *m)
+/* The dump of libbm's empty run before the benchmark whose dump is dump
+ * (cg.PID.out.N: the empty run's is N-1, or N-2 after a warm-up), loaded,
+ * and its path in *path where path is not NULL; NULL when there is none
+ * (an older libbm). */
+static struct bm_profile *harness_dump(const char *dump, const struct bm_model *m, char **path)
 {
 	const char *dot = strrchr(dump, '.');
 	long n = dot ? strtol(dot + 1, NULL, 10) : 0;
 	for (long k = n - 1; k >= n - 2 && k >= 1; k--) {
-		char *path = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k), *why = NULL;
-		struct bm_profile *overhead = profile_load_one(path, m, &why);
-		int is = overhead && overhead->trigger && strcmp(overhead->trigger, OVERHEAD_TRIGGER) == 0;
-		profile_free(overhead);
+		char *at = xasprintf("%.*s.%ld", (int)(dot - dump), dump, k), *why = NULL;
+		struct bm_profile *overhead = profile_load_one(at, m, &why);
 		free(why);
-		if (is)
-			return path;
-		free(path);
+		if (overhead && overhead->trigger && strcmp(overhead->trigger, OVERHEAD_TRIGGER) == 0) {
+			if (path)
+				*path = at;
+			else
+				free(at);
+			return overhead;
+		}
+		profile_free(overhead);
+		free(at);
 	}
 	return NULL;
 }
@@ -144,15 +149,9 @@ static char *harness_dump(const char *dump, const struct bm_model *m)
  * stay as measured.  Returns 0, or -1 with *err set. */
 static int without_harness(struct bm_profile *p, const char *dump, const struct bm_model *m, char **err)
 {
-	char *path = harness_dump(dump, m);
-	if (!path)
-		return 0;
-	char *why = NULL;
-	struct bm_profile *overhead = profile_load_one(path, m, &why);
+	struct bm_profile *overhead = harness_dump(dump, m, NULL);
 	int r = overhead ? profile_subtract(p, overhead, OVERHEAD_RUN, m, err) : 0;
 	profile_free(overhead);
-	free(why);
-	free(path);
 	return r < 0 ? -1 : 0;
 }
 
@@ -162,13 +161,15 @@ static int without_harness(struct bm_profile *p, const char *dump, const struct 
  * for the benchmark's). */
 static void keep_harness(const char *dump, const char *dir, const char *id, const struct bm_model *m)
 {
-	char *harness = harness_dump(dump, m);
-	if (harness) {
+	char *path = NULL;
+	struct bm_profile *overhead = harness_dump(dump, m, &path);
+	if (overhead) {
 		char *name = xasprintf("%s.harness", id);
-		keep_file(harness, dir, name);
+		keep_file(path, dir, name);
 		free(name);
-		free(harness);
+		free(path);
 	}
+	profile_free(overhead);
 }
 
 /* The one dump of a finished single-process run, or NULL after failing b. */

@@ -125,9 +125,11 @@ static int parse_clock(const char *name, const char *what, struct run_options *o
 
 static int parse_model(const char *name, const char *what, struct run_options *o)
 {
-	const struct bm_model *m = model_lookup(name);
+	char *err = NULL;
+	const struct bm_model *m = model_named(name, what, &err);
 	if (!m) {
-		log_error("%s is bm-model/1, bm-model/2 or bm-model/3, not '%s'", what, name);
+		log_error("%s", err);
+		free(err);
 		return -1;
 	}
 	o->model = m;
