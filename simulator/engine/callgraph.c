@@ -279,9 +279,10 @@ static void set_nonskipped_at(struct thread *t, struct instr *site, const ULong 
 	if (site == t->nonskipped)
 		return;
 	if (t->nonskipped)
-		add_diff(skipped_of(t->nonskipped), t->skip_start, now);
+		add_diff(skipped_of(t->nonskipped), t->skip_start, now); /* which moves skip_start to now */
+	else
+		copy_totals(t->skip_start, now);
 	t->nonskipped = site;
-	copy_totals(t->skip_start, now);
 }
 
 static void set_nonskipped(struct thread *t, struct instr *site)
