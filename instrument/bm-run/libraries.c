@@ -4,6 +4,7 @@
 #include "libraries.h"
 
 #include "error.h"
+#include "sandbox.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -46,7 +47,7 @@ char **libraries_loaded(const char *program, char *const *env, size_t *n, char *
 		dup2(null, 0);
 		dup2(fds[1], 1);
 		dup2(null, 2);
-		close(fds[0]);
+		sandbox_close_from(3);
 		char *argv[] = {(char *)program, NULL};
 		execve(program, argv, traced);
 		_exit(127);

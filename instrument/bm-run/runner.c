@@ -11,6 +11,7 @@
 #include "path.h"
 #include "program_output.h"
 #include "profile.h"
+#include "sandbox.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -90,8 +91,7 @@ static void child(void *arg)
 	if (in < 0 || out < 0 || errs < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errs, 2) < 0 ||
 	    dup2(sock, CONTROL_FD) < 0)
 		_exit(126);
-	for (int fd = CONTROL_FD + 1; fd < 1024; fd++)
-		close(fd);
+	sandbox_close_from(CONTROL_FD + 1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);

@@ -9,9 +9,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* The cache thresholds, fixed (the ones glibc computes under Valgrind's
@@ -210,4 +212,15 @@ void sandbox_free_environment(char **env)
 	for (size_t i = 0; env && env[i]; i++)
 		free(env[i]);
 	free(env);
+}
+
+void sandbox_close_from(int first)
+{
+	if (close_range((unsigned)first, ~0U, 0) == 0)
+		return;
+	/* A kernel before 5.9: each possible descriptor. */
+	struct rlimit r;
+	rlim_t max = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY ? r.rlim_cur : 1 << 20;
+	for (rlim_t fd = (rlim_t)first; fd < max && fd <= INT_MAX; fd++)
+		close((int)fd);
 }

@@ -49,4 +49,9 @@ char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_
 #define SANDBOX_VALGRIND_LIBDIR "/usr/libexec/valgrind"
 void sandbox_free_environment(char **env);
 
+/* In a child about to run the program: closes every descriptor from
+ * first up, however high its number (a CI runner's may be above 1024),
+ * so that nothing bm-run was given reaches the program. */
+void sandbox_close_from(int first);
+
 #endif

@@ -107,4 +107,26 @@ check "... which is so: the benchmark found them in bm-ci's shell" \
 	sh -c "grep -q '^found [0-9]* sh BM_TOKEN\$' '$scratch/all.hunt' && grep -q '^found [0-9]* sh GITHUB_TOKEN\$' '$scratch/all.hunt'"
 check "... but none in bm-run, its keeper or the benchmark's own process" above_ci_only "$scratch/all.hunt"
 
+# ---- a descriptor bm-run was given (a token file a CI step left open),
+# however high its number: closed before the program starts ----
+printf '%s\n' "$tok" >"$scratch/token.txt"
+ulimit -n 4096 2>/dev/null
+limit=$(ulimit -n)
+high=1500
+[ "$limit" = unlimited ] || [ "$limit" -gt 1500 ] || high=$((limit - 1))
+# with_fd FD COMMAND...: runs COMMAND with token.txt open at FD.
+with_fd() {
+	perl -MPOSIX -e 'open my $f, "<", shift or die; my $fd = shift;
+		POSIX::dup2(fileno($f), $fd) or die "dup2 $fd: $!\n"; exec @ARGV or die "$ARGV[0]: $!\n"' \
+		"$scratch/token.txt" "$@"
+}
+with_fd "$high" "$BM_RUN" -q --whole -o "$scratch/fd0.json" -- /bin/cp "$scratch/token.txt" "$scratch/copied" \
+	>/dev/null 2>&1
+check_eq "a program that copies a file under bm-run --whole copies it" "$tok" "$(cat "$scratch/copied" 2>&1)"
+for fd in 5 "$high"; do
+	with_fd "$fd" "$BM_RUN" -q --whole -o "$scratch/fd.json" -- /bin/cp "/proc/self/fd/$fd" "$scratch/leak.$fd" \
+		>/dev/null 2>&1
+	check "bm-run's descriptor $fd does not reach the program" test ! -e "$scratch/leak.$fd"
+done
+
 done_testing
