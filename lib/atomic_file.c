@@ -239,14 +239,20 @@ struct atomic_file *atomic_file_open(const char *path, char **err)
 
 int atomic_file_is_stdout(const char *path)
 {
+	return atomic_file_descriptor(path) == STDOUT_FILENO;
+}
+
+int atomic_file_descriptor(const char *path)
+{
 	if (strcmp(path, "-") == 0)
-		return 1;
+		return STDOUT_FILENO;
 	struct stat st;
-	int fd;
+	int fd = -1;
 	char *at = *path ? follow(path, &st, &fd) : NULL;
-	int is = at && fd == STDOUT_FILENO;
+	if (!at)
+		fd = -1;
 	free(at);
-	return is;
+	return fd;
 }
 
 FILE *atomic_file_stream(struct atomic_file *af)

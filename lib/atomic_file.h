@@ -41,6 +41,10 @@ struct atomic_file *atomic_file_open(const char *path, char **err);
  * its messages out of what it writes there. */
 int atomic_file_is_stdout(const char *path);
 
+/* The descriptor of this process that path leads to (through links:
+ * /dev/stdout, /dev/fd/N, /proc/self/fd/N; "-" is 1), or -1. */
+int atomic_file_descriptor(const char *path);
+
 /* The stream to write to. */
 FILE *atomic_file_stream(struct atomic_file *af);
 

@@ -145,6 +145,22 @@ static int check_keep_dir(const char *dir)
 	return fd < 0 ? -1 : 0;
 }
 
+/* The descriptors bm-run was given stay out of its benchmarks' reach:
+ * the programs could read them through /proc/PID/fd of their ancestors
+ * (bm-run, its keeper), as they could an ancestor's environment.  Kept:
+ * standard input, output and error, and those its options name (-o
+ * /dev/fd/5, --stdin /dev/fd/4, the program as /dev/fd/N). */
+static void close_inherited(const struct run_options *o, const char *program)
+{
+	const char *paths[] = {o->output, o->manifest, o->stdin_file, o->keep_dir, program};
+	int keep[sizeof paths / sizeof *paths];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		if (paths[i] && strcmp(paths[i], "-") != 0)
+			keep[n++] = atomic_file_descriptor(paths[i]);
+	sandbox_close_except(3, keep, n);
+}
+
 /* Checks every path bm-run will write (--keep DIR, -o FILE, which is
  * opened now and written at the end) before anything runs. */
 static int open_outputs(const struct run_options *o, struct atomic_file **out)
@@ -261,6 +277,7 @@ int main(int argc, char **argv)
 		status = parsed > 0 ? 0 : 2;
 		goto done;
 	}
+	close_inherited(&o, optind < argc ? argv[optind] : NULL);
 	/* Callgrind's runs keep glibc on the baseline, whatever the default
 	 * CPU of the bm engine (their series stay theirs). */
 	if (o.engine == ENGINE_CALLGRIND)

@@ -47,7 +47,7 @@ char **libraries_loaded(const char *program, char *const *env, size_t *n, char *
 		dup2(null, 0);
 		dup2(fds[1], 1);
 		dup2(null, 2);
-		sandbox_close_from(3);
+		sandbox_close_except(3, NULL, 0);
 		char *argv[] = {(char *)program, NULL};
 		execve(program, argv, traced);
 		_exit(127);

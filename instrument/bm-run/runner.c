@@ -91,7 +91,7 @@ static void child(void *arg)
 	if (in < 0 || out < 0 || errs < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errs, 2) < 0 ||
 	    dup2(sock, CONTROL_FD) < 0)
 		_exit(126);
-	sandbox_close_from(CONTROL_FD + 1);
+	sandbox_close_except(CONTROL_FD + 1, NULL, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);

@@ -214,13 +214,33 @@ void sandbox_free_environment(char **env)
 	free(env);
 }
 
-void sandbox_close_from(int first)
+/* Closes [from, to]: close_range, or on a kernel before 5.9 each one up
+ * to the limit of descriptors. */
+static void close_span(unsigned from, unsigned to)
 {
-	if (close_range((unsigned)first, ~0U, 0) == 0)
+	if (from > to || close_range(from, to, 0) == 0)
 		return;
-	/* A kernel before 5.9: each possible descriptor. */
 	struct rlimit r;
 	rlim_t max = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY ? r.rlim_cur : 1 << 20;
-	for (rlim_t fd = (rlim_t)first; fd < max && fd <= INT_MAX; fd++)
+	for (rlim_t fd = from; fd <= to && fd < max && fd <= INT_MAX; fd++)
 		close((int)fd);
+}
+
+void sandbox_close_except(int first, const int *keep, size_t nkeep)
+{
+	unsigned from = (unsigned)first;
+	for (;;) {
+		/* The lowest kept descriptor at from or above. */
+		unsigned next = ~0U;
+		for (size_t i = 0; i < nkeep; i++)
+			if (keep[i] >= 0 && (unsigned)keep[i] >= from && (unsigned)keep[i] < next)
+				next = (unsigned)keep[i];
+		if (next == ~0U) {
+			close_span(from, ~0U);
+			return;
+		}
+		if (next > from)
+			close_span(from, next - 1);
+		from = next + 1;
+	}
 }

@@ -49,9 +49,10 @@ char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_
 #define SANDBOX_VALGRIND_LIBDIR "/usr/libexec/valgrind"
 void sandbox_free_environment(char **env);
 
-/* In a child about to run the program: closes every descriptor from
- * first up, however high its number (a CI runner's may be above 1024),
- * so that nothing bm-run was given reaches the program. */
-void sandbox_close_from(int first);
+/* Closes every descriptor from first up but the nkeep in keep, however
+ * high its number (a CI runner's may be above 1024): in a child about to
+ * run the program (keeping none), and in bm-run itself at its start,
+ * whose descriptors its benchmarks could read through /proc/PID/fd. */
+void sandbox_close_except(int first, const int *keep, size_t nkeep);
 
 #endif

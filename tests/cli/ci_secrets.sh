@@ -108,25 +108,37 @@ check "... which is so: the benchmark found them in bm-ci's shell" \
 check "... but none in bm-run, its keeper or the benchmark's own process" above_ci_only "$scratch/all.hunt"
 
 # ---- a descriptor bm-run was given (a token file a CI step left open),
-# however high its number: closed before the program starts ----
+# however high its number: not the program's, and not its ancestors'
+# (bm-run, its keeper), which it could read through /proc ----
 printf '%s\n' "$tok" >"$scratch/token.txt"
 ulimit -n 4096 2>/dev/null
 limit=$(ulimit -n)
 high=1500
 [ "$limit" = unlimited ] || [ "$limit" -gt 1500 ] || high=$((limit - 1))
-# with_fd FD COMMAND...: runs COMMAND with token.txt open at FD.
+# with_fd FILE FD COMMAND...: runs COMMAND with FILE open at FD (read,
+# or written where FILE starts with '>').
 with_fd() {
-	perl -MPOSIX -e 'open my $f, "<", shift or die; my $fd = shift;
-		POSIX::dup2(fileno($f), $fd) or die "dup2 $fd: $!\n"; exec @ARGV or die "$ARGV[0]: $!\n"' \
-		"$scratch/token.txt" "$@"
+	perl -MPOSIX -e 'my $file = shift; my $mode = $file =~ s/^>// ? ">" : "<";
+		open my $f, $mode, $file or die "$file: $!\n"; my $fd = shift;
+		POSIX::dup2(fileno($f), $fd) or die "dup2 $fd: $!\n"; exec @ARGV or die "$ARGV[0]: $!\n"' "$@"
 }
-with_fd "$high" "$BM_RUN" -q --whole -o "$scratch/fd0.json" -- /bin/cp "$scratch/token.txt" "$scratch/copied" \
-	>/dev/null 2>&1
-check_eq "a program that copies a file under bm-run --whole copies it" "$tok" "$(cat "$scratch/copied" 2>&1)"
+# The program: copies descriptor $1 of itself, of its parent and of its
+# grandparent to $2.self, $2.parent and $2.grandparent, where it can.
+printf '%s\n' 'cp "/proc/self/fd/$1" "$2.self"' 'cp "/proc/$PPID/fd/$1" "$2.parent"' \
+	'cp "/proc/$(cut -d" " -f4 /proc/$PPID/stat)/fd/$1" "$2.grandparent"' >"$scratch/copy_fds.sh"
+# (Run plainly under two shells that hold the descriptor, ': ' keeping
+# each shell from replacing itself by its last command.)
+with_fd "$scratch/token.txt" "$high" sh -c "sh -c \"sh '$scratch/copy_fds.sh' $high '$scratch/plain'; :\"; :"
+check_eq "the copies work where the descriptor is open: run plainly, they copy the token" "$tok $tok $tok" \
+	"$(cat "$scratch/plain.self" "$scratch/plain.parent" "$scratch/plain.grandparent" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
 for fd in 5 "$high"; do
-	with_fd "$fd" "$BM_RUN" -q --whole -o "$scratch/fd.json" -- /bin/cp "/proc/self/fd/$fd" "$scratch/leak.$fd" \
-		>/dev/null 2>&1
-	check "bm-run's descriptor $fd does not reach the program" test ! -e "$scratch/leak.$fd"
+	with_fd "$scratch/token.txt" "$fd" "$BM_RUN" -q --whole -o "$scratch/fd.json" -- \
+		/bin/sh "$scratch/copy_fds.sh" "$fd" "$scratch/leak.$fd" >/dev/null 2>&1
+	check_eq "bm-run's descriptor $fd: not the program's, nor its parent's or grandparent's" "" \
+		"$(cd "$scratch" && ls | grep "^leak\.$fd\.")"
 done
+with_fd ">$scratch/out5.json" 5 "$BM_RUN" -q --whole -o /dev/fd/5 -- /bin/true >/dev/null 2>&1
+check_eq "... but one its options name stays: -o /dev/fd/5 writes the report there" "bm-report/1" \
+	"$(json_get "$scratch/out5.json" '$j->{schema}')"
 
 done_testing

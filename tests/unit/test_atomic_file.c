@@ -387,6 +387,27 @@ START_TEST(standard_output_is_known_by_any_of_its_names)
 }
 END_TEST
 
+/* bm-run keeps the descriptors its options name, by any of their names. */
+START_TEST(a_descriptor_is_known_by_any_of_its_names)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	ck_assert_int_ge(fd, 3);
+	char dev[32], proc[32];
+	snprintf(dev, sizeof dev, "/dev/fd/%d", fd);
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	ck_assert_int_eq(atomic_file_descriptor(dev), fd);
+	ck_assert_int_eq(atomic_file_descriptor(proc), fd);
+	ck_assert_int_eq(symlink(dev, "in"), 0);
+	ck_assert_int_eq(atomic_file_descriptor("in"), fd);
+	ck_assert_int_eq(atomic_file_descriptor("/dev/stderr"), 2);
+	ck_assert_int_eq(atomic_file_descriptor("-"), 1);
+	ck_assert_int_eq(atomic_file_descriptor("/dev/null"), -1);
+	ck_assert_int_eq(atomic_file_descriptor("report.json"), -1);
+	ck_assert_int_eq(atomic_file_descriptor(""), -1);
+	close(fd);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("atomic_file");
@@ -394,6 +415,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, enter_dir, leave_dir);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, a_new_file_is_made_with_the_usual_permissions);
+	tcase_add_test(tc, a_descriptor_is_known_by_any_of_its_names);
 	tcase_add_test(tc, an_existing_file_is_replaced_whole_keeping_its_mode);
 	tcase_add_test(tc, an_abort_leaves_the_old_file_and_nothing_else);
 	tcase_add_test(tc, root_keeps_the_owner_others_may_not_write_a_read_only_file);
