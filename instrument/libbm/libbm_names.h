@@ -13,6 +13,7 @@
 /* lib/ */
 #define atomic_file_abort bm__atomic_file_abort
 #define atomic_file_commit bm__atomic_file_commit
+#define atomic_file_descriptor bm__atomic_file_descriptor
 #define atomic_file_is_stdout bm__atomic_file_is_stdout
 #define atomic_file_open bm__atomic_file_open
 #define atomic_file_stream bm__atomic_file_stream
