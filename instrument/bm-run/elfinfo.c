@@ -48,16 +48,29 @@ static void read_comment(Elf_Data *d, struct elfinfo *out)
 		out->compiler = xstrndup(s + i, strnlen(s + i, n - i));
 }
 
-static void add_function(struct elfinfo *out, size_t *alloc, const char *name)
+/* What a read keeps: out's functions so far (alloc of them allocated),
+ * and only those matching one of only's patterns when there are some. */
+struct reading {
+	size_t alloc;
+	char *const *only;
+	size_t nonly;
+};
+
+static void add_function(struct elfinfo *out, struct reading *r, const char *name)
 {
 	if (!name || !*name)
 		return;
-	xgrow(&out->functions, alloc, out->nfunctions + 1, sizeof *out->functions);
+	size_t i = 0;
+	while (i < r->nonly && fnmatch(r->only[i], name, 0) != 0)
+		i++;
+	if (r->nonly && i == r->nonly)
+		return;
+	xgrow(&out->functions, &r->alloc, out->nfunctions + 1, sizeof *out->functions);
 	out->functions[out->nfunctions++] = xstrdup(name);
 }
 
 static void read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elfinfo *out,
-			 size_t *alloc)
+			 struct reading *r)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || !sh->sh_entsize)
@@ -77,7 +90,7 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 			out->links_catch2 = 1;
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
 			continue;
-		add_function(out, alloc, sname);
+		add_function(out, r, sname);
 		if (sname && strcmp(sname, "bm_main") == 0)
 			out->links_libbm = 1;
 	}
@@ -104,7 +117,7 @@ static void read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
 
 /* The function symbols of a separate debug file at path, if it is one:
  * whether it had a symbol table. */
-static int read_symtab_of(const char *path, struct elfinfo *out, size_t *alloc)
+static int read_symtab_of(const char *path, struct elfinfo *out, struct reading *r)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
 	if (fd < 0)
@@ -114,7 +127,7 @@ static int read_symtab_of(const char *path, struct elfinfo *out, size_t *alloc)
 	while (elf && elf_kind(elf) == ELF_K_ELF && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
-			read_symbols(elf, scn, &sh, out, alloc);
+			read_symbols(elf, scn, &sh, out, r);
 			found = 1;
 		}
 	}
@@ -128,7 +141,7 @@ static int read_symtab_of(const char *path, struct elfinfo *out, size_t *alloc)
  * (and gdb) look for one: by build-id under /usr/lib/debug (Debian's
  * -dbgsym packages), then by its .gnu_debuglink name beside it, in .debug/
  * beside it, and under /usr/lib/debug.  Sets debug_file when found. */
-static void read_debug_file(const char *path, const char *debuglink, struct elfinfo *out, size_t *alloc)
+static void read_debug_file(const char *path, const char *debuglink, struct elfinfo *out, struct reading *r)
 {
 	char *candidates[4] = {NULL}, *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	size_t n = 0;
@@ -142,7 +155,7 @@ static void read_debug_file(const char *path, const char *debuglink, struct elfi
 		candidates[n++] = xasprintf(DEBUG_ROOT "%s/%s", dir, debuglink);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!out->debug_file && strcmp(candidates[i], path) != 0 && read_symtab_of(candidates[i], out, alloc)) {
+		if (!out->debug_file && strcmp(candidates[i], path) != 0 && read_symtab_of(candidates[i], out, r)) {
 			out->has_symtab = 1;
 			out->debug_file = candidates[i];
 			candidates[i] = NULL;
@@ -188,6 +201,11 @@ static const char *machine_name(int m)
 
 int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 {
+	return elfinfo_read_matching(path, NULL, 0, out, err);
+}
+
+int elfinfo_read_matching(const char *path, char *const *globs, size_t nglobs, struct elfinfo *out, char **err)
+{
 	memset(out, 0, sizeof *out);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -198,7 +216,8 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	GElf_Ehdr eh;
-	size_t shstrndx, alloc = 0;
+	size_t shstrndx;
+	struct reading r = {0, globs, nglobs};
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
 	    elf_getshdrstrndx(elf, &shstrndx) != 0) {
 		if (elf)
@@ -225,7 +244,7 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 		if (sh.sh_type == SHT_SYMTAB)
 			out->has_symtab = 1;
 		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)
-			read_symbols(elf, scn, &sh, out, &alloc);
+			read_symbols(elf, scn, &sh, out, &r);
 		else if (sh.sh_type == SHT_DYNAMIC)
 			read_dynamic(elf, scn, &sh, out);
 		else if (sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)))
@@ -239,7 +258,7 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 	elf_end(elf);
 	close(fd);
 	if (!out->has_symtab)
-		read_debug_file(path, debuglink, out, &alloc);
+		read_debug_file(path, debuglink, out, &r);
 	free(debuglink);
 	unique_functions(out);
 	return 0;

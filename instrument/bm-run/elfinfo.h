@@ -29,6 +29,11 @@ struct elfinfo {
 /* Reads path.  Returns 0, or -1 with *err set when the file cannot be
  * opened or read; a file that is not ELF is not an error (is_elf 0). */
 int elfinfo_read(const char *path, struct elfinfo *out, char **err);
+/* The same, keeping of the functions only those matching one of the
+ * nglobs shell patterns in globs (all of them with none): a library's
+ * whole table, copied and sorted, is most of symbol mode's planning. */
+int elfinfo_read_matching(const char *path, char *const *globs, size_t nglobs, struct elfinfo *out,
+			  char **err);
 void elfinfo_release(struct elfinfo *e);
 
 /* The defined functions matching the shell pattern glob (fnmatch), in a

@@ -62,6 +62,17 @@ static char *resolve_program(const char *program)
 	return xstrdup(resolved);
 }
 
+/* The function pattern of a --bench word, [LIB:]GLOB, and its LIB
+ * (newly allocated, or NULL) where lib is not NULL. */
+static const char *bench_pattern(const char *word, char **lib)
+{
+	const char *colon = strchr(word, ':');
+	int named = colon && colon != word && colon[1] != ':';
+	if (lib)
+		*lib = named ? xstrndup(word, (size_t)(colon - word)) : NULL;
+	return named ? colon + 1 : word;
+}
+
 /* The libraries program loads, each read with libelf (symbol mode looks
  * for functions there too); none for a static program. */
 static struct elfinfo *read_libraries(const char *program, const struct elfinfo *elf,
@@ -81,13 +92,18 @@ static struct elfinfo *read_libraries(const char *program, const struct elfinfo 
 		*n = 0;
 		return NULL;
 	}
+	/* Of a library's functions only those --bench can name are kept. */
+	char **patterns = xcalloc(o->nglobs ? o->nglobs : 1, sizeof *patterns);
+	for (size_t g = 0; g < o->nglobs; g++)
+		patterns[g] = (char *)bench_pattern(o->globs[g], NULL);
 	struct elfinfo *libs = xcalloc(*n ? *n : 1, sizeof *libs);
 	for (size_t i = 0; i < *n; i++)
-		if (elfinfo_read((*paths)[i], &libs[i], &err) < 0) {
+		if (elfinfo_read_matching((*paths)[i], patterns, o->nglobs, &libs[i], &err) < 0) {
 			free(err);
 			err = NULL;
 			memset(&libs[i], 0, sizeof libs[i]);
 		}
+	free(patterns);
 	return libs;
 }
 
@@ -171,10 +187,8 @@ static int plan_symbols(struct jobs *js, const char *program, char *const *argv,
 	struct job *job = NULL;
 	int r = 0;
 	for (size_t g = 0; g < o->nglobs && r == 0; g++) {
-		const char *glob = o->globs[g], *colon = strchr(glob, ':');
-		char *lib = colon && colon != glob && colon[1] != ':' ? xstrndup(glob, (size_t)(colon - glob)) : NULL;
-		if (lib)
-			glob = colon + 1;
+		char *lib;
+		const char *glob = bench_pattern(o->globs[g], &lib);
 		size_t total = 0;
 		for (size_t l = 0; l <= nlibs; l++) {
 			const struct elfinfo *in = l == 0 ? elf : &libs[l - 1];
