@@ -156,8 +156,8 @@ static void close_inherited(const struct run_options *o, const char *program)
 	int keep[sizeof paths / sizeof *paths];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
-		if (paths[i] && strcmp(paths[i], "-") != 0)
-			keep[n++] = atomic_file_descriptor(paths[i]);
+		if (paths[i])
+			keep[n++] = atomic_file_descriptor(paths[i]); /* "-" gives 1, kept anyway */
 	sandbox_close_except(3, keep, n);
 }
 

@@ -52,7 +52,7 @@ static void read_comment(Elf_Data *d, struct elfinfo *out)
  * and only those matching one of only's patterns when there are some. */
 struct reading {
 	size_t alloc;
-	char *const *only;
+	const char *const *only;
 	size_t nonly;
 };
 
@@ -204,7 +204,8 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err)
 	return elfinfo_read_matching(path, NULL, 0, out, err);
 }
 
-int elfinfo_read_matching(const char *path, char *const *globs, size_t nglobs, struct elfinfo *out, char **err)
+int elfinfo_read_matching(const char *path, const char *const *globs, size_t nglobs, struct elfinfo *out,
+			  char **err)
 {
 	memset(out, 0, sizeof *out);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

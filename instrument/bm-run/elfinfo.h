@@ -32,7 +32,7 @@ int elfinfo_read(const char *path, struct elfinfo *out, char **err);
 /* The same, keeping of the functions only those matching one of the
  * nglobs shell patterns in globs (all of them with none): a library's
  * whole table, copied and sorted, is most of symbol mode's planning. */
-int elfinfo_read_matching(const char *path, char *const *globs, size_t nglobs, struct elfinfo *out,
+int elfinfo_read_matching(const char *path, const char *const *globs, size_t nglobs, struct elfinfo *out,
 			  char **err);
 void elfinfo_release(struct elfinfo *e);
 

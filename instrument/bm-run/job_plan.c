@@ -93,9 +93,9 @@ static struct elfinfo *read_libraries(const char *program, const struct elfinfo 
 		return NULL;
 	}
 	/* Of a library's functions only those --bench can name are kept. */
-	char **patterns = xcalloc(o->nglobs ? o->nglobs : 1, sizeof *patterns);
+	const char **patterns = xcalloc(o->nglobs ? o->nglobs : 1, sizeof *patterns);
 	for (size_t g = 0; g < o->nglobs; g++)
-		patterns[g] = (char *)bench_pattern(o->globs[g], NULL);
+		patterns[g] = bench_pattern(o->globs[g], NULL);
 	struct elfinfo *libs = xcalloc(*n ? *n : 1, sizeof *libs);
 	for (size_t i = 0; i < *n; i++)
 		if (elfinfo_read_matching((*paths)[i], patterns, o->nglobs, &libs[i], &err) < 0) {
