@@ -146,30 +146,16 @@ static struct bm_profile *harness_dump(const char *dump, const struct bm_model *
  * empty run just before in the same process, comes out of p, the dump of
  * a libbm benchmark (cg.PID.out.N; the empty run's is N-1, or N-2 after a
  * warm-up).  A program of an older libbm has no such run, and its numbers
- * stay as measured.  Returns 0, or -1 with *err set. */
-static int without_harness(struct bm_profile *p, const char *dump, const struct bm_model *m, char **err)
+ * stay as measured.  The empty run's dump goes to *path where path is
+ * not NULL (NULL when there was none: --keep keeps it).  Returns 0, or
+ * -1 with *err set. */
+static int without_harness(struct bm_profile *p, const char *dump, const struct bm_model *m, char **path,
+			   char **err)
 {
-	struct bm_profile *overhead = harness_dump(dump, m, NULL);
+	struct bm_profile *overhead = harness_dump(dump, m, path);
 	int r = overhead ? profile_subtract(p, overhead, OVERHEAD_RUN, m, err) : 0;
 	profile_free(overhead);
 	return r < 0 ? -1 : 0;
-}
-
-/* Under bm-model/2's formula, a libbm benchmark's empty run, which the
- * report takes out, kept as ID.harness.callgrind: the report's counts
- * are ID.callgrind's less its (by function, its run function standing
- * for the benchmark's). */
-static void keep_harness(const char *dump, const char *dir, const char *id, const struct bm_model *m)
-{
-	char *path = NULL;
-	struct bm_profile *overhead = harness_dump(dump, m, &path);
-	if (overhead) {
-		char *name = xasprintf("%s.harness", id);
-		keep_file(path, dir, name);
-		free(name);
-		free(path);
-	}
-	profile_free(overhead);
 }
 
 /* The one dump of a finished single-process run, or NULL after failing b. */
@@ -187,7 +173,7 @@ static struct bm_profile *load_one(struct bm_result *b, const char *dump, const 
 }
 
 static void measured(struct bm_result *b, const struct job *job, const struct entry *e,
-		     const struct bm_model *m, int with_profile)
+		     const struct bm_model *m, int with_profile, char **harness)
 {
 	char *err = NULL;
 	if (job->mode == MODE_WHOLE) {
@@ -205,7 +191,7 @@ static void measured(struct bm_result *b, const struct job *job, const struct en
 		char *why = xasprintf("'%s' was never called", job->symbol);
 		fail(b, BM_STATUS_FAILED, why);
 		free(why);
-	} else if (job->mode == MODE_HARNESS && m->version == 2 && without_harness(p, e->dump, m, &err) < 0) {
+	} else if (job->mode == MODE_HARNESS && m->version == 2 && without_harness(p, e->dump, m, harness, &err) < 0) {
 		char *why = xasprintf("its callgrind file is unusable: %s", err);
 		fail(b, BM_STATUS_FAILED, why);
 		free(why);
@@ -439,12 +425,21 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			const struct entry *e = &job->entries[i];
 			struct bm_result *b = add(r, e->id);
 			if (e->state == ENTRY_DONE) {
-				measured(b, job, e, m, with_profile);
+				/* Under bm-model/2's formula, a libbm benchmark's empty
+				 * run, which the report takes out, is kept as
+				 * ID.harness.callgrind: the report's counts are
+				 * ID.callgrind's less its. */
+				char *harness = NULL;
+				measured(b, job, e, m, with_profile, keep_dir ? &harness : NULL);
 				if (keep_dir && b->status == BM_STATUS_OK) {
 					keep_processes(e->dump, keep_dir, b->id);
-					if (job->mode == MODE_HARNESS && m->version == 2)
-						keep_harness(e->dump, keep_dir, b->id, m);
+					if (harness) {
+						char *name = xasprintf("%s.harness", b->id);
+						keep_file(harness, keep_dir, name);
+						free(name);
+					}
 				}
+				free(harness);
 			} else if (e->state == ENTRY_SKIPPED) {
 				fail(b, BM_STATUS_SKIPPED, e->reason ? e->reason : "skipped");
 			} else {
