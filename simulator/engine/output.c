@@ -50,10 +50,27 @@ struct located {
 	Bool plt; /* in a PLT section */
 };
 
-/* The names of one dump. */
+/* The names of one dump; by_where finds a file's name from the strings
+ * the debug information gave for it, whose addresses are the same for
+ * every instruction of the file (putting the name together and hashing
+ * it was most of the dump's lookups). */
 struct names {
-	VgHashTable *fns, *files;
+	VgHashTable *fns, *files, *by_where;
 };
+
+/* A file's name by the debug information's strings for it. */
+struct where {
+	struct where *next; /* VgHashNode, keyed by */
+	UWord key;          /* the strings' addresses, mixed */
+	const HChar *dir, *s;
+	struct name *name;
+};
+
+static Word same_where(const void *a, const void *b)
+{
+	const struct where *x = a, *y = b;
+	return x->s != y->s || x->dir != y->dir;
+}
 
 static Word same_file(const void *a, const void *b)
 {
@@ -97,11 +114,19 @@ static struct name *file_of(struct names *n, Addr a, UInt *line)
 {
 	const HChar *s, *dir;
 	Bool known = VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &s, &dir, line);
-	if (!known)
+	if (!known) {
 		*line = 0;
-	if (known && dir && *dir && *s != '/')
-		return file_name(n, dir, s);
-	return file_name(n, NULL, known && s && *s ? s : "???");
+		return file_name(n, NULL, "???");
+	}
+	struct where key = {.key = (UWord)s * 31 + (UWord)dir, .dir = dir, .s = s};
+	struct where *w = VG_(HT_gen_lookup)(n->by_where, &key, same_where);
+	if (w)
+		return w->name;
+	key.name = dir && *dir && *s != '/' ? file_name(n, dir, s) : file_name(n, NULL, s && *s ? s : "???");
+	w = VG_(malloc)("bm.where", sizeof *w);
+	*w = key;
+	VG_(HT_add_node)(n->by_where, w);
+	return w->name;
 }
 
 static struct name *fn_name(struct names *n, const struct fn *fn)
@@ -469,7 +494,8 @@ static Bool write_collected(const HChar *path, Int part, const HChar *cmd, XArra
 Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar *cmd, Bool collected)
 {
 	XArray *all = VG_(newXA)(VG_(malloc), "bm.dump", VG_(free), sizeof(struct located));
-	struct names names = {VG_(HT_construct)("bm.dump.fns"), VG_(HT_construct)("bm.dump.files")};
+	struct names names = {VG_(HT_construct)("bm.dump.fns"), VG_(HT_construct)("bm.dump.files"),
+			      VG_(HT_construct)("bm.dump.where")};
 	instr_table_each(locate, &(struct locating){all, &names});
 	rank(names.fns, by_fn_name);
 	rank(names.files, by_file_name);
@@ -481,5 +507,6 @@ Bool output_dump(const HChar *path, Int part, const HChar *trigger, const HChar 
 	VG_(deleteXA)(all);
 	VG_(HT_destruct)(names.fns, free_name);
 	VG_(HT_destruct)(names.files, free_name);
+	VG_(HT_destruct)(names.by_where, VG_(free));
 	return ok;
 }
