@@ -22,7 +22,7 @@
 # Environment:
 #   BM_FIDELITY_CONFIGS   configurations, one per line or separated by ';', each
 #                         LABEL=BM-RUN OPTIONS (split at white space), e.g.
-#                         'bm-model/1=;callgrind=--engine callgrind'; default 'bm-model/1='
+#                         'bm-model/1=--model bm-model/1;callgrind=--engine callgrind'; default 'bm-model/1=--model bm-model/1'
 #   BM_FIDELITY_RUN_ARGS  one configuration, labelled by its options (when
 #                         BM_FIDELITY_CONFIGS is unset), e.g. '--model bm-model/2'
 #   BM_FIDELITY_REPEATS   native runs of each program (default 5)
@@ -96,7 +96,7 @@ if [ -n "${BM_FIDELITY_CONFIGS:-}" ]; then
 elif [ -n "${BM_FIDELITY_RUN_ARGS:-}" ]; then
 	configs="$BM_FIDELITY_RUN_ARGS=$BM_FIDELITY_RUN_ARGS"
 else
-	configs="bm-model/1="
+	configs="bm-model/1=--model bm-model/1"
 fi
 write_configs "$configs" BM_FIDELITY_CONFIGS "$work" >"$work/configs"
 [ -s "$work/configs" ] || die "BM_FIDELITY_CONFIGS holds no configuration: give at least one LABEL=OPTIONS"

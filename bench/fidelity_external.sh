@@ -22,7 +22,7 @@
 #                       two models are compared on one timing
 # Environment:
 #   BM_EXTERNAL_CONFIGS   LABEL=BM-RUN OPTIONS, separated by ';' (default
-#                         'bm-model/1=;bm-model/2=--model bm-model/2')
+#                         'bm-model/1=--model bm-model/1;bm-model/2=--model bm-model/2')
 #   BM_EXTERNAL_REPEATS   native runs of each command (default 15)
 #   BM_EXTERNAL_TEXT_KB   size of the generated text (default and least 1024; the
 #                         scanners and hashes read it 16 times over, the slow
@@ -39,7 +39,7 @@ analyze="$top/bench/fidelity/analyze.pl"
 . "$top/bench/fidelity/common.sh"
 repeats=${BM_EXTERNAL_REPEATS:-15}
 text_kb=${BM_EXTERNAL_TEXT_KB:-1024}
-configs=${BM_EXTERNAL_CONFIGS:-'bm-model/1=;bm-model/2=--model bm-model/2'}
+configs=${BM_EXTERNAL_CONFIGS:-'bm-model/1=--model bm-model/1;bm-model/2=--model bm-model/2'}
 
 die() { echo "fidelity_external.sh: $1" >&2; exit 2; }
 say() { echo "fidelity_external.sh: $1" >&2; }

@@ -54,6 +54,7 @@ struct dumps {
 };
 
 static const struct bm_model *model = &model_v1;
+static int model_given; /* by --model or BM_MODEL */
 
 static void usage(FILE *out)
 {
@@ -69,7 +70,8 @@ static void usage(FILE *out)
 		"\n"
 		"  --model NAME   the cost model: bm-model/1, bm-model/2 or bm-model/3, the\n"
 		"                 one the files were counted for (bm-run --model); default\n"
-		"                 bm-model/1, or BM_MODEL\n"
+		"                 bm-model/3 for files with its events (bm-run's default),\n"
+		"                 else bm-model/1; or BM_MODEL\n"
 		"  --json         print a bm-report/1 report, one benchmark per dump\n"
 		"  --no-profile   with --json: leave out the per-function profiles\n"
 		"  --folded       print folded stacks (\"main;f;g CYCLES\") for flame graphs\n"
@@ -152,6 +154,43 @@ static int is_empty_file(const char *path)
 {
 	struct stat st;
 	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
+/* Whether the callgrind file at path names event in its "events:" line
+ * (standard input is not looked at: it can be read once). */
+static int names_event(const char *path, const char *event)
+{
+	FILE *in = strcmp(path, "-") == 0 ? NULL : fopen(path, "r");
+	if (!in)
+		return 0;
+	char line[4096];
+	int found = 0;
+	while (!found && fgets(line, sizeof line, in)) {
+		if (strncmp(line, "events:", 7) != 0)
+			continue;
+		for (char *w = strtok(line + 7, " \t\n"); w && !found; w = strtok(NULL, " \t\n"))
+			found = strcmp(w, event) == 0;
+		break;
+	}
+	fclose(in);
+	return found;
+}
+
+/* Without --model or BM_MODEL, the model the files were counted for as
+ * far as they tell: bm-model/3 (bm-run's default) where the first has its
+ * core cycles (Cc), which bm-model/1's runs do not count.  bm-model/2's
+ * files have them too, and need --model bm-model/2. */
+static void default_model_of(char **files, int nfiles)
+{
+	if (model_given)
+		return;
+	for (int f = 0; f < nfiles; f++) {
+		if (is_empty_file(files[f]))
+			continue;
+		if (names_event(files[f], "Cc"))
+			model = &model_v3;
+		return;
+	}
 }
 
 static int load(char **files, int nfiles, struct dumps *ds)
@@ -528,6 +567,7 @@ static int set_model(const char *name, const char *what)
 		return -1;
 	}
 	model = m;
+	model_given = 1;
 	return 0;
 }
 
@@ -618,6 +658,7 @@ static int run(const struct options *o, char **files, int nfiles)
 {
 	struct dumps ds = {0}, base = {0};
 	char *err = NULL;
+	default_model_of(files, nfiles);
 	if (o->diff) {
 		if (load(files, 1, &base) < 0)
 			return 2;

@@ -23,8 +23,18 @@
 #define DEFAULT_ENGINE_NAME "callgrind"
 #endif
 
-static void usage(FILE *out, const struct bm_model *model)
+/* The model a run has when neither --model nor BM_MODEL names one: the
+ * model of a current core, whose numbers follow native time
+ * (docs/fidelity.md), where the engine counts its events; callgrind
+ * cannot, and measures with bm-model/1. */
+static const struct bm_model *default_model(enum engine engine)
 {
+	return engine == ENGINE_BM ? &model_v3 : &model_v1;
+}
+
+static void usage(FILE *out, const struct run_options *o)
+{
+	const struct bm_model *model = o->model ? o->model : default_model(o->engine);
 	fprintf(out,
 		"usage: bm-run [OPTIONS] -- PROGRAM [ARGS...]\n"
 		"       bm-run [OPTIONS] --manifest FILE\n"
@@ -64,12 +74,12 @@ static void usage(FILE *out, const struct bm_model *model)
 		"      --engine NAME   count with bm (bm's own Valgrind tool: callgrind's events\n"
 		"                      and call graph, 3-4x faster, on a fixed virtual CPU) or\n"
 		"                      callgrind; default " DEFAULT_ENGINE_NAME ", or BM_ENGINE\n"
-		"      --model NAME    the cost model: bm-model/1 (events weighted 1/5/35),\n"
-		"                      bm-model/2 (a modern core: each block's code, branch\n"
-		"                      prediction, L2 and prefetch; the bm engine only) or\n"
-		"                      bm-model/3 (the same, a current core's division, and\n"
-		"                      a misprediction waits for its inputs);\n"
-		"                      default %s, or BM_MODEL\n"
+		"      --model NAME    the cost model: bm-model/3 (a current core: each block's\n"
+		"                      code, branch prediction, L2 and prefetch; the default\n"
+		"                      with the bm engine), bm-model/2 (the same with Zen 1's\n"
+		"                      division) or bm-model/1 (events weighted 1/5/35: the\n"
+		"                      default with callgrind, and the model of reports made\n"
+		"                      before bm-model/3 was the default); or BM_MODEL\n"
 		"      --cpu NAME      the bm engine's virtual CPU, what the program sees:\n"
 		"                      x86-64-v1 (SSE2 only) or x86-64-v3 (AVX2, BMI2, FMA,\n"
 		"                      as production machines); default x86-64-v3 with\n"
@@ -96,7 +106,7 @@ static void usage(FILE *out, const struct bm_model *model)
 		"Exit status: 0 when every benchmark ran, 1 when one failed (crashed, was\n"
 		"killed, timed out, exited non-zero) or --verify found a difference, 2 on\n"
 		"a usage or environment error.\n",
-		model->id, model->frequency_hz / 1e9, model->id, virtual_cpu(CPU_DEFAULT)->name);
+		model->id, model->frequency_hz / 1e9, virtual_cpu(CPU_DEFAULT)->name);
 }
 
 static int parse_engine(const char *name, const char *what, enum engine *engine)
@@ -182,7 +192,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct run_options){.parallel = 1, .harness = MODE_WHOLE, .with_profile = 1, .warm = 1, .engine = DEFAULT_ENGINE,
-			      .cpu = CPU_DEFAULT, .model = &model_v1, .virtual_clock = 1, .heap = 1};
+			      .cpu = CPU_DEFAULT, .virtual_clock = 1, .heap = 1};
 	const char *engine_env = getenv("BM_ENGINE");
 	if (engine_env && *engine_env && parse_engine(engine_env, "BM_ENGINE", &o->engine) < 0)
 		return -1;
@@ -298,10 +308,10 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 				return -1;
 			break;
 		case 'h':
-			usage(stdout, o->model);
+			usage(stdout, o);
 			return 1;
 		case OPT_VERSION:
-			printf("bm-run %s (%s)\n", PACKAGE_VERSION, o->model->id);
+			printf("bm-run %s (%s)\n", PACKAGE_VERSION, (o->model ? o->model : default_model(o->engine))->id);
 			return 1;
 		default:
 			fprintf(stderr, "Try 'bm-run --help'.\n");
@@ -334,6 +344,8 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		log_error("--filter selects libbm benchmarks; symbol mode (--bench) names functions");
 		return -1;
 	}
+	if (!o->model)
+		o->model = default_model(o->engine);
 	/* bm-model/2 counts what only the bm engine counts, on the level of
 	 * the machines programs run on, branches included. */
 	if (o->model->version == 2 && o->engine == ENGINE_CALLGRIND) {

@@ -37,7 +37,8 @@ struct run_options {
 	const char *clock_from; /* "--clock" or "BM_CLOCK", if either said */
 	const char *keep_dir;
 	const char *stdin_file; /* --stdin */
-	const struct bm_model *model; /* --model or BM_MODEL, else bm-model/1 */
+	const struct bm_model *model; /* --model or BM_MODEL, else bm-model/3 with the bm
+				       * engine and bm-model/1 with callgrind */
 };
 
 

@@ -60,9 +60,18 @@ BM_MODEL=bm-model/2 "$BM_RUN" --print-command -- "$PROG" >env.cmd 2>&1
 check_eq "BM_MODEL chooses as --model does" "$(cat m2.cmd)" "$(cat env.cmd)"
 "$BM_RUN" --model bm-model/2 --cpu x86-64-v1 --print-command -- "$PROG" >v1.cmd 2>&1
 check "--cpu still chooses the CPU under bm-model/2" grep -q -e '--cpu=x86-64-v1 ' v1.cmd
-"$BM_RUN" --print-command -- "$PROG" >m1.cmd 2>&1
-check "the default stays bm-model/1: no L2, no block costs" \
+# The default: bm-model/3 with the bm engine, bm-model/1 with callgrind
+# (which cannot count bm-model/3's events).
+"$BM_RUN" --print-command -- "$PROG" >default.cmd 2>&1
+check_eq "the default model is bm-model/3: its command line" "$(cat m3.cmd)" "$(cat default.cmd)"
+"$BM_RUN" --model bm-model/1 --print-command -- "$PROG" >m1.cmd 2>&1
+check "--model bm-model/1 keeps a history's model: no L2, no block costs" \
 	sh -c '! grep -q -e "--L2=\|--block-cost" m1.cmd'
+check_eq "... and says so: --version, with the bm engine and with callgrind" "bm-model/3 bm-model/1 bm-model/1" \
+	"$("$BM_RUN" --version | sed 's/.*(\(.*\))/\1/') $("$BM_RUN" --model bm-model/1 --version | sed 's/.*(\(.*\))/\1/') $("$BM_RUN" --engine callgrind --version | sed 's/.*(\(.*\))/\1/')"
+"$BM_RUN" --help >help.txt
+check "... and --help names both defaults" sh -c "tr -s ' \\n' '  ' <help.txt | grep -q 'the default with the bm engine).*the default with callgrind'"
+sed -n '/--model NAME/,/BM_MODEL/p' help.txt | sed 's/^/# /'
 
 # -- the report --
 "$BM_RUN" -q --verify --model bm-model/2 -o m2.json -- "$PROG" >/dev/null 2>m2.err
@@ -107,8 +116,8 @@ check "every profile's functions: self and inclusive cycles the formula of their
 		exit($bad || !$n)'
 
 # The same program under bm-model/1: its events and weights, no others.
-"$BM_RUN" -q -o m1.json -- "$PROG" >/dev/null 2>&1
-check_eq "bm-model/1 (the default): its weights, no costs, no L2, none of model 2's events" \
+"$BM_RUN" -q --model bm-model/1 -o m1.json -- "$PROG" >/dev/null 2>&1
+check_eq "bm-model/1 (a history's model): its weights, no costs, no L2, none of model 2's events" \
 	'bm-model/1|1 5 35|no costs|no L2|' \
 	"$(json_get m1.json 'my $m = $j->{model}; join "|", $m->{id}, join(" ", @{$m->{weights}}{qw(l1_hit ll_hit ram)}),
 		exists $m->{costs} ? "costs" : "no costs", exists $m->{cache}{L2} ? "L2" : "no L2",
@@ -141,8 +150,15 @@ check_eq "bm-profile --model bm-model/3 of the kept files: the report's cycles" 
 	"$("$BM_PROFILE" --json --no-profile --model bm-model/3 -o kept3.json kept/*.callgrind 2>/dev/null; json_get kept3.json 'my $n = 0; $n += $_->{cycles} for @{$j->{benchmarks}}; $n')"
 BM_MODEL=bm-model/3 "$BM_PROFILE" --json --no-profile kept/*.callgrind >env3.json 2>env3.err
 check_eq "... BM_MODEL chooses as --model does, with no warning" "0 bm-model/3 " "$? $(json_get env3.json '$j->{model}{id}') $(cat env3.err)"
-"$BM_PROFILE" kept/*.callgrind >/dev/null 2>m1.err
+"$BM_PROFILE" --json --no-profile kept/*.callgrind >default3.json 2>default3.err
+check_eq "... without --model: bm-model/3 (the files have its events), with no warning" "0 bm-model/3 " \
+	"$? $(json_get default3.json '$j->{model}{id}') $(cat default3.err)"
+"$BM_PROFILE" --model bm-model/1 kept/*.callgrind >/dev/null 2>m1.err
 check "... under bm-model/1, a warning to give the run's model" grep -q "was counted for bm-model/2 or bm-model/3.*give --model" m1.err
+"$BM_RUN" -q --whole --model bm-model/1 --keep kept1 -o whole1.json -- "$PROG" >/dev/null 2>&1
+"$BM_PROFILE" --json --no-profile kept1/*.callgrind >default1.json 2>default1.err
+check_eq "... and bm-model/1 for a bm-model/1 run's files (no Cc)" "0 bm-model/1 " \
+	"$? $(json_get default1.json '$j->{model}{id}') $(cat default1.err)"
 "$BM_PROFILE" --model bm-model/9 kept/*.callgrind >/dev/null 2>bad.err
 check_eq "bm-profile --model of an unknown model: exit 2, the choices named" \
 	"2|bm-profile: --model is bm-model/1, bm-model/2 or bm-model/3, not 'bm-model/9'" "$?|$(cat bad.err)"
@@ -163,7 +179,7 @@ json_get keptb.json 'join "\n", map { "$_->{id} $_->{cycles}" } @{$j->{benchmark
 check_eq "kept files: every libbm benchmark's ID.harness.callgrind, and the report's cycles are ID.callgrind's less its" \
 	"$(wc -l <report.cycles)|" \
 	"$(sort kept.cycles | join report.cycles - | awk '{ d = $2 - $3 } d < -1 || d > 1 { print }' | tr '\n' ' ')$(sort kept.cycles | join report.cycles - | wc -l)|"
-"$BM_RUN" -q --keep keptm1 -o keptm1.json -- "$PROG" >/dev/null 2>&1
+"$BM_RUN" -q --model bm-model/1 --keep keptm1 -o keptm1.json -- "$PROG" >/dev/null 2>&1
 check_eq "... none under bm-model/1, which keeps the harness's cost in the number" "0" "$(ls keptm1 | grep -c harness)"
 
 # bm-check refuses to compare numbers of two models.
@@ -196,7 +212,7 @@ if "${CC:-cc}" -O1 -I"$top_srcdir/instrument/libbm" -o empty empty.c "$top_build
 		check_eq "... a loop of 10 keeps its own instructions, and its profile is the benchmark alone" "yes yes" \
 			"$(json_get empty.$mode.json 'my $b = $j->{benchmarks}[1]; my $p = $b->{profile}; join " ", ($b->{events}{Ir} > 0 && $b->{events}{Ir} < 100 ? "yes" : $b->{events}{Ir}), ($p->{totals}[0] == $b->{events}{Ir} && $p->{cycles} == $b->{cycles} ? "yes" : "no")')"
 	done
-	"$BM_RUN" -q -o empty.m1.json -- ./empty >/dev/null 2>&1
+	"$BM_RUN" -q --model bm-model/1 -o empty.m1.json -- ./empty >/dev/null 2>&1
 	check "bm-model/1 keeps the harness's cost, as every earlier report" \
 		test "$(json_get empty.m1.json '$j->{benchmarks}[0]{events}{Ir}')" -gt 0
 else
