@@ -285,7 +285,12 @@ int main(int argc, char **argv)
 	/* A host that cannot run the CPU's code would count another program
 	 * (or crash): said now, before anything runs. */
 	if (o.engine == ENGINE_BM && !o.print_command && virtual_cpu_host_check(o.cpu, &err) < 0) {
-		log_error("%s", err);
+		if (o.cpu_from)
+			log_error("%s x86-64-v3: %s: measure with --cpu x86-64-v1", o.cpu_from, err);
+		else /* the model's CPU, the default model's included */
+			log_error("%s runs on x86-64-v3, and %s: measure with --cpu x86-64-v1 (the same model on "
+				  "SSE2 code), or --model bm-model/1",
+				  o.model->id, err);
 		goto done;
 	}
 	/* Fail on an unwritable output now, before any work, not after

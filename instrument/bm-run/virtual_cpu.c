@@ -87,7 +87,5 @@ int virtual_cpu_host_check(enum bm_cpu cpu, char **err)
 	}
 	if (!*lacks)
 		return 0;
-	return bm_error(err, "--cpu x86-64-v3: this host cannot run x86-64-v3's code under Valgrind (it lacks %s): "
-			     "measure with --cpu x86-64-v1",
-			lacks);
+	return bm_error(err, "this host cannot run x86-64-v3's code under Valgrind (it lacks %s)", lacks);
 }

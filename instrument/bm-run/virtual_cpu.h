@@ -29,7 +29,7 @@ const struct virtual_cpu *virtual_cpu(enum bm_cpu cpu);
 int virtual_cpu_parse(const char *name, enum bm_cpu *cpu);
 
 /* Whether this host can run cpu's code under Valgrind: 0, or -1 with
- * *err naming what it lacks and what to do (--cpu x86-64-v1). */
+ * *err saying what it lacks (the caller says what to do). */
 int virtual_cpu_host_check(enum bm_cpu cpu, char **err);
 
 #endif

@@ -194,14 +194,22 @@ sanitized=$(sed -n 's/^BM_SANITIZE_CFLAGS = *//p' "$top_builddir/Makefile")
 if [ -n "$sanitized" ]; then
 	ok "# SKIP a host without AVX2: qemu-user cannot run a sanitizer build"
 	ok "# SKIP ... naming what it lacks and --cpu x86-64-v1"
+	ok "# SKIP ... under the default model (bm-model/3): exit 2, saying why and both ways out"
 elif command -v qemu-x86_64 >/dev/null 2>&1; then
 	qemu-x86_64 -cpu IvyBridge "$BM_RUN" -q --cpu x86-64-v3 -- "$PROG" >/dev/null 2>qemu.err
 	check_eq "a host without AVX2: exit 2" 2 $?
 	check "... naming what it lacks and --cpu x86-64-v1" grep -q \
 		"bm-run: --cpu x86-64-v3: this host cannot run x86-64-v3's code under Valgrind (it lacks MOVBE, FMA, AVX2, BMI1, BMI2, LZCNT): measure with --cpu x86-64-v1" \
 		qemu.err
+	# The default model's CPU, asked for by no option.
+	env -u BM_MODEL -u BM_CPU qemu-x86_64 -cpu IvyBridge "$BM_RUN" -q -- "$PROG" >/dev/null 2>qemu.err
+	check_eq "... under the default model (bm-model/3): exit 2, saying why and both ways out" \
+		"2|bm-run: bm-model/3 runs on x86-64-v3, and this host cannot run x86-64-v3's code under Valgrind (it lacks MOVBE, FMA, AVX2, BMI1, BMI2, LZCNT): measure with --cpu x86-64-v1 (the same model on SSE2 code), or --model bm-model/1" \
+		"$?|$(grep "^bm-run:" qemu.err)"
 else
 	ok "# SKIP a host without AVX2: no qemu-x86_64 (apt-get install qemu-user)"
+	ok "# SKIP ... naming what it lacks and --cpu x86-64-v1"
+	ok "# SKIP ... under the default model (bm-model/3): exit 2, saying why and both ways out"
 fi
 
 done_testing
