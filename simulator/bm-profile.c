@@ -165,11 +165,13 @@ static int names_event(const char *path, const char *event)
 		return 0;
 	char line[4096];
 	int found = 0;
-	while (!found && fgets(line, sizeof line, in)) {
+	size_t n = strlen(event);
+	while (fgets(line, sizeof line, in)) {
 		if (strncmp(line, "events:", 7) != 0)
 			continue;
-		for (char *w = strtok(line + 7, " \t\n"); w && !found; w = strtok(NULL, " \t\n"))
-			found = strcmp(w, event) == 0;
+		/* A word of the line: white space on both sides. */
+		for (const char *w = line + 6; !found && (w = strstr(w + 1, event));)
+			found = strchr(" \t", w[-1]) && strchr(" \t\n", w[n]);
 		break;
 	}
 	fclose(in);
