@@ -23,18 +23,18 @@
 #define DEFAULT_ENGINE_NAME "callgrind"
 #endif
 
-/* The model a run has when neither --model nor BM_MODEL names one: the
- * model of a current core, whose numbers follow native time
+/* The model --model or BM_MODEL named, else the default: the model of a
+ * current core, whose numbers follow native time
  * (docs/fidelity.md), where the engine counts its events; callgrind
  * cannot, and measures with bm-model/1. */
-static const struct bm_model *default_model(enum engine engine)
+static const struct bm_model *model_or_default(const struct run_options *o)
 {
-	return engine == ENGINE_BM ? &model_v3 : &model_v1;
+	return o->model ? o->model : o->engine == ENGINE_BM ? &model_v3 : &model_v1;
 }
 
 static void usage(FILE *out, const struct run_options *o)
 {
-	const struct bm_model *model = o->model ? o->model : default_model(o->engine);
+	const struct bm_model *model = model_or_default(o);
 	fprintf(out,
 		"usage: bm-run [OPTIONS] -- PROGRAM [ARGS...]\n"
 		"       bm-run [OPTIONS] --manifest FILE\n"
@@ -311,7 +311,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 			usage(stdout, o);
 			return 1;
 		case OPT_VERSION:
-			printf("bm-run %s (%s)\n", PACKAGE_VERSION, (o->model ? o->model : default_model(o->engine))->id);
+			printf("bm-run %s (%s)\n", PACKAGE_VERSION, model_or_default(o)->id);
 			return 1;
 		default:
 			fprintf(stderr, "Try 'bm-run --help'.\n");
@@ -344,8 +344,7 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 		log_error("--filter selects libbm benchmarks; symbol mode (--bench) names functions");
 		return -1;
 	}
-	if (!o->model)
-		o->model = default_model(o->engine);
+	o->model = model_or_default(o);
 	/* bm-model/2 counts what only the bm engine counts, on the level of
 	 * the machines programs run on, branches included. */
 	if (o->model->version == 2 && o->engine == ENGINE_CALLGRIND) {

@@ -113,10 +113,9 @@ static UInt line_of(Addr a)
 static struct name *file_of(struct names *n, Addr a, UInt *line)
 {
 	const HChar *s, *dir;
-	Bool known = VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &s, &dir, line);
-	if (!known) {
+	if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &s, &dir, line)) {
 		*line = 0;
-		return file_name(n, NULL, "???");
+		s = dir = NULL; /* "???", found as any other */
 	}
 	struct where key = {.key = (UWord)s * 31 + (UWord)dir, .dir = dir, .s = s};
 	struct where *w = VG_(HT_gen_lookup)(n->by_where, &key, same_where);

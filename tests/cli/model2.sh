@@ -67,8 +67,10 @@ check_eq "the default model is bm-model/3: its command line" "$(cat m3.cmd)" "$(
 "$BM_RUN" --model bm-model/1 --print-command -- "$PROG" >m1.cmd 2>&1
 check "--model bm-model/1 keeps a history's model: no L2, no block costs" \
 	sh -c '! grep -q -e "--L2=\|--block-cost" m1.cmd'
-check_eq "... and says so: --version, with the bm engine and with callgrind" "bm-model/3 bm-model/1 bm-model/1" \
-	"$("$BM_RUN" --version | sed 's/.*(\(.*\))/\1/') $("$BM_RUN" --model bm-model/1 --version | sed 's/.*(\(.*\))/\1/') $("$BM_RUN" --engine callgrind --version | sed 's/.*(\(.*\))/\1/')"
+# shellcheck disable=SC2086 # each line's words are options
+check_eq "... and says so: --version, with the bm engine and with callgrind" "bm-model/3 bm-model/1 bm-model/1 " \
+	"$(for args in '' '--model bm-model/1' '--engine callgrind'; do "$BM_RUN" $args --version; done |
+		sed 's/.*(\(.*\))/\1/' | tr '\n' ' ')"
 "$BM_RUN" --help >help.txt
 check "... and --help names both defaults" sh -c "tr -s ' \\n' '  ' <help.txt | grep -q 'the default with the bm engine).*the default with callgrind'"
 sed -n '/--model NAME/,/BM_MODEL/p' help.txt | sed 's/^/# /'
