@@ -9,8 +9,9 @@
 # every request (fake_host.pl).  A push on main, then a pull request
 # slower than main pushed twice: the summary, the commit statuses (on the
 # pull request's head), one comment created then updated; the same in
-# GitLab's two jobs (one merge-request note); the all-in-one mode kept for
-# older workflows; and what a workflow gets wrong.
+# GitLab's two jobs (one merge-request note); the all-in-one mode, refused
+# on a pull request unless the workflow trusts its code; and what a
+# workflow gets wrong.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 . "$top_srcdir/tests/cli/ci_lib.sh"
@@ -25,7 +26,8 @@ check "python3-yaml is installed (quickstart installs it)" python3 -c 'import ya
 # that need it.
 for pair in programs:BM_PROGRAMS manifest:BM_MANIFEST run-args:BM_RUN_ARGS server:BM_SERVER project:BM_PROJECT \
 	token:BM_TOKEN threshold:BM_THRESHOLD comment:BM_COMMENT status:BM_STATUS baseline:BM_BASELINE \
-	report:BM_REPORT github-token:GITHUB_TOKEN comment-as:BM_COMMENT_AS mode:BM_MODE; do
+	report:BM_REPORT github-token:GITHUB_TOKEN comment-as:BM_COMMENT_AS mode:BM_MODE \
+	trust-pull-request-code:BM_TRUST_PULL_REQUEST_CODE; do
 	check_eq "action.yml: input ${pair%%:*} is a step's ${pair#*:}" "\${{ inputs.${pair%%:*} }}" \
 		"$(yaml "$ACTION" "sorted(set(s['env']['${pair#*:}'] for s in d['runs']['steps'] if '${pair#*:}' in s.get('env', {})))[0]")"
 	[ "${pair#*:}" = BM_MODE ] || check "... and bm-ci reads ${pair#*:}" grep -q "${pair#*:}" "$BM_CI"
@@ -37,7 +39,7 @@ check_eq "action.yml: every input is used" "" \
 	"$(yaml "$ACTION" "' '.join(i for i in d['inputs'] if '\${{ inputs.' + i + ' }}' not in open(sys.argv[1]).read().split('runs:', 1)[1])")"
 check_eq "action.yml: no expression is ever part of a script (values reach them as variables)" "" \
 	"$(yaml "$ACTION" "' '.join(s['name'] for s in d['runs']['steps'] if '\${{' in s.get('run', ''))")"
-check_eq "action.yml: a composite action; mode all by default (workflows written before the modes)" "composite all" \
+check_eq "action.yml: a composite action; mode measure by default (the one that holds no secret)" "composite measure" \
 	"$(yaml "$ACTION" "d['runs']['using'] + ' ' + d['inputs']['mode']['default']")"
 check_eq "action.yml: the measure step gets no token" "BM_MANIFEST BM_PREFIX BM_PROGRAMS BM_REPORT BM_RUN_ARGS" \
 	"$(yaml "$ACTION" "' '.join(sorted([s for s in d['runs']['steps'] if s.get('if') == \"inputs.mode == 'measure'\" and 'run' in s][0]['env']))")"
@@ -52,8 +54,8 @@ check_eq "gitlab-ci.yml: .bm-measure installs bm and runs bm-ci measure; its art
 check_eq "gitlab-ci.yml: .bm-check: environment bm-check (the tokens' scope), a fresh clone with the history, no cache, the client tools, bm-ci check" \
 	'bm-check prepare|clone 0|[]|sh "$BM_HOME/uploader/ci/bm-install" --client "$BM_PREFIX"|sh "$BM_HOME/uploader/ci/bm-ci" check' \
 	"$(yaml "$GITLAB" "(lambda c: '|'.join([c['environment']['name'] + ' ' + c['environment']['action'], c['variables']['GIT_STRATEGY'] + ' ' + c['variables']['GIT_DEPTH'], str(c['cache']), c['before_script'][-1], c['script'][0]]))(d['.bm-check'])")"
-check_eq "gitlab-ci.yml: .bm (both in one job) kept for older pipelines" 'sh "$BM_HOME/uploader/ci/bm-ci"' \
-	"$(yaml "$GITLAB" "d['.bm']['script'][0]")"
+check_eq "gitlab-ci.yml: no job runs both in one (the two jobs only)" ".bm-check .bm-common .bm-measure" \
+	"$(yaml "$GITLAB" "' '.join(sorted(d))")"
 
 # ---- The fake code host ----
 mkdir "$scratch/host"
@@ -178,16 +180,33 @@ check_eq "... the status on the new head, the comment updated, not a second one"
 	"$(last_requests 3)"
 check_eq "... 3 requests for it" 3 "$(($(requests | wc -l) - n_before))"
 
-# ---- GitHub: both in one job (mode all), as workflows before the modes ----
+# ---- GitHub: both in one job (mode all) ----
+# On a pull request, refused: its code would run beside the tokens.
+all_inputs="\"programs\": \"$scratch/prog\", \"server\": \"$server_url\", \"project\": \"app\", \"token\": \"$tok\""
 rm -rf "$scratch/artifacts"
 # shellcheck disable=SC2046
-check_eq "mode all: one job measures, uploads and checks: exit 0" 0 \
-	"$(gh_job "$scratch/all" "{\"programs\": \"$scratch/prog\", \"server\": \"$server_url\", \"project\": \"app\", \"token\": \"$tok\"}" \
+check_eq "mode all on a pull request: exit 2, nothing measured" "2|run bm mode|run bm cache key|uses actions/cache@v4|run Install bm|run Measure, upload and check" \
+	"$(gh_job "$scratch/all-pr" "{\"mode\": \"all\", $all_inputs}" GITHUB_WORKSPACE="$scratch/repo" $(pr_env "$m2"))|$(grep -v '^skip' "$scratch/all-pr/steps" | sed 's/^\(uses [^ ]*\) .*/\1/' | tr '\n' '|' | sed 's/|$//')"
+check "... naming the two jobs and the input that trusts the code" \
+	grep -q "^bm-ci: bm-ci all would run the pull request's code in the job that holds the tokens: measure in one job (mode: measure, bm-ci measure) and check in another (mode: check, bm-ci check), as docs/ci.md shows; for code you trust, say so (the action's trust-pull-request-code: true" "$scratch/all-pr/err"
+check "... before anything was measured" sh -c "! grep -q '^bm-ci: measuring' '$scratch/all-pr/err'"
+# shellcheck disable=SC2046
+check_eq "no mode (measure, the default) with the check's token: exit 2, before anything runs" "2|run bm mode" \
+	"$(gh_job "$scratch/all-none" "{$all_inputs}" GITHUB_WORKSPACE="$scratch/repo" $(pr_env "$m2"))|$(grep -v '^skip' "$scratch/all-none/steps" | tr '\n' '|' | sed 's/|$//')"
+check "... said" grep -q "^bm: the token input is the check job's: mode measure (the default) runs the pull request's code and holds no secret" "$scratch/all-none/err"
+# shellcheck disable=SC2046
+check_eq "mode all, trust-pull-request-code: true: one job measures, uploads and checks: exit 0" 0 \
+	"$(gh_job "$scratch/all" "{\"mode\": \"all\", \"trust-pull-request-code\": \"true\", $all_inputs}" \
 		GITHUB_WORKSPACE="$scratch/repo" $(pr_env "$m2"))"
 check_eq "... its steps" "run bm mode|run bm cache key|uses actions/cache@v4|run Install bm|run Measure, upload and check" \
 	"$(grep -v '^skip' "$scratch/all/steps" | sed 's/^\(uses [^ ]*\) .*/\1/' | tr '\n' '|' | sed 's/|$//')"
 check "... and it warns that the benchmarks ran where the tokens are" \
 	grep -q "^bm-ci: warning: the benchmarks run in the job that holds 'BM_TOKEN', 'GITHUB_TOKEN'" "$scratch/all/err"
+# shellcheck disable=SC2046
+check_eq "mode all, trust-pull-request-code: maybe: exit 2" 2 \
+	"$(gh_job "$scratch/all-maybe" "{\"mode\": \"all\", \"trust-pull-request-code\": \"maybe\", $all_inputs}" \
+		GITHUB_WORKSPACE="$scratch/repo" $(pr_env "$m2"))"
+check "... said" grep -q "^bm-ci: BM_TRUST_PULL_REQUEST_CODE (the trust-pull-request-code input) is yes or no, not 'maybe'" "$scratch/all-maybe/err"
 
 # ---- GitHub: a matrix of two platforms, a shard of the suite each ----
 # Each pair of jobs has its own artifact; each check job checks its own
@@ -325,5 +344,12 @@ check "... said" grep -q "^bm-ci: BM_COMMENT (the comment input) is always, on-c
 check_eq "the check on a pull_request_target event (its variables name the base branch's commit): exit 2" 2 \
 	"$(gh_job "$scratch/e6" "$check_inputs" GITHUB_EVENT_NAME=pull_request_target GITHUB_REF=refs/heads/main GITHUB_SHA="$c1")"
 check "... said" grep -q "^bm-ci: a pull_request_target event's variables name the base branch's commit" "$scratch/e6/err"
+
+# (Last: this push's second run of c1 is the newest on main.)
+rm -rf "$scratch/artifacts"
+# shellcheck disable=SC2086
+check_eq "mode all on a push (no pull request's code): exit 0 or 1, with the warning" "ok|warned" \
+	"$(rc=$(gh_job "$scratch/all-push" "{\"mode\": \"all\", $all_inputs}" GITHUB_WORKSPACE="$scratch/repo" $push_env)
+		[ "$rc" -le 1 ] && echo ok || echo "exit $rc")|$(grep -q "^bm-ci: warning: the benchmarks run in the job that holds" "$scratch/all-push/err" && echo warned)"
 
 done_testing

@@ -99,7 +99,18 @@ def clone(repo, sha, dest, depth):
 EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
 
+COMPARISON = re.compile(r"inputs\.([\w-]+)\s*(==|!=)\s*'([^']*)'")
+
+
+def github_compare(m, ctx):
+    equal = github_value("inputs." + m.group(1), ctx) == m.group(3)
+    return equal if m.group(2) == "==" else not equal
+
+
 def github_value(expr, ctx):
+    m = COMPARISON.fullmatch(expr)
+    if m:
+        return "true" if github_compare(m, ctx) else "false"
     m = re.fullmatch(r"inputs\.([\w-]+)", expr)
     if m:
         if m.group(1) not in ctx["inputs"]:
@@ -124,11 +135,10 @@ def github_subst(text, ctx):
 def github_if(cond, ctx):
     if cond is None:
         return True
-    m = re.fullmatch(r"inputs\.([\w-]+)\s*(==|!=)\s*'([^']*)'", cond.strip())
+    m = COMPARISON.fullmatch(cond.strip())
     if not m:
         fail("a condition this emulator does not know: " + cond)
-    equal = github_value("inputs." + m.group(1), ctx) == m.group(3)
-    return equal if m.group(2) == "==" else not equal
+    return github_compare(m, ctx)
 
 
 def github_uses(job, step, ctx):

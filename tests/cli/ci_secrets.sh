@@ -6,8 +6,9 @@
 # hosts run the measure job (tests/cli/ci_jobs.py, from action.yml and
 # gitlab-ci.yml) while the check job holds the tokens: it finds none.
 # bm-ci measure refuses to run where a token is in its environment (its
-# parents would hold it); bm-ci in one job warns, and keeps the tokens out
-# of bm-run and what it starts.
+# parents would hold it); bm-ci needs a sub-command; bm-ci all refuses a
+# pull request's code unless told it is trusted, and otherwise warns and
+# keeps the tokens out of bm-run and what it starts.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 . "$top_srcdir/tests/cli/ci_lib.sh"
@@ -36,11 +37,15 @@ above_ci_only() {
 }
 
 # ---- GitHub: the two jobs, as action.yml runs them ----
-# The workflow passes the token to the measure job too, by mistake: the
-# action gives it to no step there.
+# A workflow that gives the token to the measure job too, by mistake (or
+# leaves the mode out: measure is the default): refused before anything
+# runs, the token in that job being the hazard.
 rm -rf "$scratch/artifacts"
+check_eq "the measure job given the token input: exit 2, the benchmark not run" "2 not run" \
+	"$(gh_job "$scratch/m0" "{\"programs\": \"$scratch/hunt $scratch/tokens $scratch/m0.hunt\", \"token\": \"$tok\"}" \
+		GITHUB_WORKSPACE="$scratch/repo" $push_env) $([ -e "$scratch/m0.hunt" ] && echo ran || echo not run)"
 check_eq "the measure job (mode measure) runs the benchmark: exit 0" 0 \
-	"$(gh_job "$scratch/m" "{\"mode\": \"measure\", \"programs\": \"$scratch/hunt $scratch/tokens $scratch/m.hunt\", \"token\": \"$tok\"}" \
+	"$(gh_job "$scratch/m" "{\"mode\": \"measure\", \"programs\": \"$scratch/hunt $scratch/tokens $scratch/m.hunt\"}" \
 		GITHUB_WORKSPACE="$scratch/repo" $push_env)"
 check "... which looked at every process up to the runner and beyond: bm-run, bm-ci, the runner (ci_jobs.py)" \
 	sh -c "grep -q '^process [0-9]* bm-run\$' '$scratch/m.hunt' && grep -q '^process [0-9]* bm-ci\$' '$scratch/m.hunt' &&
@@ -95,11 +100,36 @@ check_eq "GitLab: BM_TOKEN of every environment's scope reaches the measure job:
 	"$(gl_job "$scratch/gitlab-ci.yml" bm-measure "$scratch/gl2" CI_COMMIT_SHA="$c1" CI_COMMIT_BRANCH=main)"
 check "... said" grep -q "^bm-ci: the environment holds 'BM_TOKEN'" "$scratch/gl2/err"
 
-# ---- bm-ci alone (both in one job): warned, and bm-run gets no token ----
-rc=$(env BM_PREFIX="$scratch/m/tmp/bm" BM_PROGRAMS="$scratch/hunt $scratch/tokens $scratch/all.hunt" \
-	BM_REPORT="$scratch/all.json" BM_SERVER="$server_url" BM_PROJECT=app BM_TOKEN="$tok" GITHUB_TOKEN=gh-token \
-	sh "$BM_CI" >/dev/null 2>"$scratch/all.err"; echo $?)
-check_eq "bm-ci in one job: measured, uploaded, checked: exit 0" 0 "$rc"
+# ---- bm-ci alone: no default mode ----
+# one_job VAR=VALUE... -- ARGS...: bm-ci ARGS measuring the hunt into
+# $scratch/all.hunt beside the tokens; prints its exit status.
+one_job() {
+	rm -f "$scratch/all.hunt"
+	env BM_PREFIX="$scratch/m/tmp/bm" BM_PROGRAMS="$scratch/hunt $scratch/tokens $scratch/all.hunt" \
+		BM_REPORT="$scratch/all.json" BM_SERVER="$server_url" BM_PROJECT=app BM_TOKEN="$tok" GITHUB_TOKEN=gh-token \
+		"$@" >/dev/null 2>"$scratch/all.err"
+	echo $?
+}
+check_eq "bm-ci without a sub-command: exit 2, the benchmark not run" "2 not run" \
+	"$(one_job sh "$BM_CI") $([ -e "$scratch/all.hunt" ] && echo ran || echo not run)"
+check "... naming the three" grep -q "^bm-ci: a sub-command is needed: bm-ci measure (the job that runs the pull request's code, without secrets), bm-ci check (a later job, with the tokens), or bm-ci all (both in one job, for code you trust)" \
+	"$scratch/all.err"
+
+# ---- bm-ci all on a pull or merge request: refused unless trusted ----
+for event in GITHUB_EVENT_NAME=pull_request GITHUB_HEAD_REF=topic CI_PIPELINE_SOURCE=merge_request_event \
+	CI_MERGE_REQUEST_IID=3 CI_PIPELINE_SOURCE=external_pull_request_event; do
+	check_eq "bm-ci all with $event: exit 2, the benchmark not run" "2 not run" \
+		"$(one_job "$event" sh "$BM_CI" all) $([ -e "$scratch/all.hunt" ] && echo ran || echo not run)"
+done
+check "... naming the two jobs and how to trust the code" \
+	grep -q "^bm-ci: bm-ci all would run the pull request's code in the job that holds the tokens: measure in one job (mode: measure, bm-ci measure) and check in another (mode: check, bm-ci check), as docs/ci.md shows; for code you trust, say so (the action's trust-pull-request-code: true, or BM_TRUST_PULL_REQUEST_CODE=yes)" \
+	"$scratch/all.err"
+check_eq "... BM_TRUST_PULL_REQUEST_CODE=perhaps: exit 2" 2 \
+	"$(one_job CI_MERGE_REQUEST_IID=3 BM_TRUST_PULL_REQUEST_CODE=perhaps sh "$BM_CI" all)"
+
+# ---- bm-ci all (both in one job): warned, and bm-run gets no token ----
+rc=$(one_job sh "$BM_CI" all)
+check_eq "bm-ci all in one job: measured, uploaded, checked: exit 0" 0 "$rc"
 check "... warning that the benchmarks run where the tokens are" \
 	grep -q "^bm-ci: warning: the benchmarks run in the job that holds 'BM_TOKEN', 'GITHUB_TOKEN' and could read them from this process" \
 	"$scratch/all.err"
