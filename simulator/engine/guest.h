@@ -3,7 +3,9 @@
  *
  * guest.h: what the virtual clock (vclock.c) and the fixed host state
  * (host_state.c) need to change a system call's answer: whether the
- * guest's memory may be touched, and the call's result register. */
+ * guest's memory may be touched, and the call's result register; and
+ * what heap counting (heap.c) reads of the guest's memory, with the same
+ * check. */
 #ifndef BM_ENGINE_GUEST_H
 #define BM_ENGINE_GUEST_H
 

@@ -18,10 +18,19 @@
  *   those names (jemalloc linked in, say) is counted the same way.
  * - The call ends at the first return whose stack pointer is above the
  *   one at the entry: a tail call (malloc jumping into another function)
- *   ends where that one returns.  Calls made within it are not counted
- *   (realloc's call of malloc, operator new's of malloc), and a pending
- *   call whose return was never seen (a longjmp out of it) is dropped at
- *   the next entry from the same or an outer frame.
+ *   ends where that one returns.  It returned, and RAX is its result,
+ *   only if that return goes to the call's return address (read at the
+ *   entry); any other left its frame by unwinding (operator new throwing
+ *   bad_alloc, whose unwinder returns to the catch's landing pad, with
+ *   the stack pointer of a return from new where new's caller catches)
+ *   or a longjmp, and allocated nothing.  Calls made within it are not
+ *   counted (realloc's call of malloc, operator new's of malloc, the
+ *   exception new throws), and a pending call whose end was never seen
+ *   (a longjmp out of it, which returns nowhere) is dropped at the next
+ *   entry from the same or an outer frame.
+ * - The guest's memory is read only where guest_may allows it: a
+ *   program's own allocator may return without writing what glibc's
+ *   writes, and under --heap the program runs exactly as without.
  * - Beside the blocks, what the allocator took from the kernel: the break
  *   moved up (brk) and anonymous memory mapped (mmap), but for threads'
  *   stacks (MAP_STACK) and PROT_NONE reservations (glibc reserves 64 MB
@@ -37,6 +46,7 @@
 
 #include "callgraph.h"
 #include "costs.h"
+#include "guest.h"
 
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
@@ -109,6 +119,7 @@ struct heap_call {
 	enum heap_kind kind;
 	ULong arg[3];
 	Addr sp;            /* at the entry: the return address's slot */
+	Addr ret;           /* the return address: a return there ends it */
 	Int depth;          /* the call graph's then (its frame is the top) */
 	struct instr *site; /* the entry's record in the call's context */
 };
@@ -128,9 +139,11 @@ static VG_REGPARM(0) void heap_enter(ULong kind, struct instr *first, ULong a0, 
 	struct heap_call *c = call_of_running_thread();
 	if (c->active && sp < c->sp)
 		return; /* within an allocation function's call */
+	if (!guest_may(sp, sizeof(Addr), VKI_PROT_READ))
+		return; /* no return address: the call cannot return */
 	if (!c->active)
 		heap_calls++;
-	*c = (struct heap_call){True, (enum heap_kind)kind, {a0, a1, a2}, sp, callgraph_depth(),
+	*c = (struct heap_call){True, (enum heap_kind)kind, {a0, a1, a2}, sp, *(const Addr *)sp, callgraph_depth(),
 				instr_for(first, callgraph_current(NULL))};
 }
 
@@ -227,7 +240,7 @@ static void ended(const struct heap_call *c, ULong result)
 		allocated(result, c->arg[1], c);
 		break;
 	case HEAP_POSIX_MEMALIGN:
-		if ((UInt)result == 0 && c->arg[0])
+		if ((UInt)result == 0 && guest_may(c->arg[0], sizeof(Addr), VKI_PROT_READ))
 			allocated(*(const Addr *)c->arg[0], c->arg[2], c);
 		break;
 	case HEAP_REALLOC:
@@ -244,14 +257,15 @@ static void ended(const struct heap_call *c, ULong result)
 	}
 }
 
-void heap_returned(Addr sp, ULong result)
+void heap_returned(Addr sp, Addr target, ULong result)
 {
 	struct heap_call *c = call_of_running_thread();
 	if (!c->active || sp <= c->sp)
 		return;
 	c->active = False;
 	heap_calls--;
-	ended(c, result);
+	if (target == c->ret)
+		ended(c, result);
 }
 
 /* Linux's MAP_STACK, which Valgrind's amd64 headers lack. */

@@ -29,14 +29,15 @@ struct instr; /* costs.h */
 void heap_at_entry(IRSB *sb, struct instr *first);
 
 /* At every return, before the call graph pops the call: sp is the stack
- * pointer after it, result the function's (RAX).  Nothing to do while no
- * allocation function's call is in progress (heap_calls). */
+ * pointer after it, target where it went, result the function's (RAX).
+ * Nothing to do while no allocation function's call is in progress
+ * (heap_calls). */
 extern UInt heap_calls;
-void heap_returned(Addr sp, ULong result);
-static inline void heap_at_return(Addr sp, ULong result)
+void heap_returned(Addr sp, Addr target, ULong result);
+static inline void heap_at_return(Addr sp, Addr target, ULong result)
 {
 	if (heap_calls)
-		heap_returned(sp, result);
+		heap_returned(sp, target, result);
 }
 
 /* After a system call while the engine instruments: brk moving the break

@@ -602,7 +602,7 @@ static void log_return(struct instr *site, Addr target, Addr sp, struct place *f
  * result is in RAX; it counts in that call's cost. */
 static void log_return_heap(struct instr *site, Addr target, Addr sp, struct place *from, ULong rax)
 {
-	heap_at_return(sp, rax);
+	heap_at_return(sp, target, rax);
 	callgraph_return(site, target, sp, from);
 }
 

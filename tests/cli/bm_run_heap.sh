@@ -158,6 +158,111 @@ else
 	not_ok "g++ builds a C++ test program (./quickstart test installs g++): $(head -n 1 "$scratch/cxx.err")"
 fi
 
+# operator new that throws std::bad_alloc allocated nothing: the unwinder
+# returns to the catch, not to new's return address (issue 39), whether
+# the catch is new's caller or further up; a call after it is counted.
+cat >"$scratch/bad_alloc.cc" <<'EOC'
+#include <new>
+static const unsigned long huge = 1UL << 50; /* more than any allocator gives */
+__attribute__((noinline)) static void fail()
+{
+	::operator delete(::operator new(huge));
+}
+__attribute__((noinline)) static int *ten()
+{
+	return new int[10];
+}
+int main()
+{
+	int caught = 0;
+	for (int i = 0; i < 3; i++) {
+		try {
+			char *volatile p = new char[huge];
+			delete[] p;
+		} catch (const std::bad_alloc &) {
+			caught++;
+		}
+		try {
+			fail();
+		} catch (const std::bad_alloc &) {
+			caught++;
+		}
+	}
+	char *volatile n = new (std::nothrow) char[huge];
+	delete[] ten();
+	return caught == 6 && !n ? 0 : 1;
+}
+EOC
+if ${CXX:-g++} -O0 -o "$scratch/bad_alloc" "$scratch/bad_alloc.cc" 2>"$scratch/bad_alloc.err"; then
+	"$BM_RUN" -q --no-profile --name bad_alloc -o "$scratch/bad_alloc.json" -- "$scratch/bad_alloc" >/dev/null 2>&1
+	rc=$?
+	check_eq "C++: 6 new of 2^50 bytes caught as bad_alloc and a nothrow one allocate nothing; new int[10] after them counts" \
+		"0 2 72744 72744 72704 1" "$rc $(heap_of "$scratch/bad_alloc.json" bad_alloc)"
+else
+	not_ok "g++ builds a C++ test program (./quickstart test installs g++): $(head -n 1 "$scratch/bad_alloc.err")"
+fi
+
+# A longjmp out of an allocation function (the program's own, here)
+# allocated nothing either: the next return above its frame is another
+# call's, whose result is no block.
+cat >"$scratch/longjmp.c" <<'EOC'
+#include <setjmp.h>
+#include <stdlib.h>
+static jmp_buf env;
+void *aligned_alloc(size_t align, size_t size)
+{
+	(void)align;
+	(void)size;
+	longjmp(env, 1);
+}
+__attribute__((noinline)) static void *pointer(void)
+{
+	return &env;
+}
+int main(void)
+{
+	if (!setjmp(env))
+		aligned_alloc(64, 4096);
+	void *volatile p = pointer();
+	free(malloc(40));
+	return p != &env;
+}
+EOC
+if ${CC:-cc} -O0 -fno-builtin -o "$scratch/longjmp" "$scratch/longjmp.c"; then
+	"$BM_RUN" -q --no-profile --name longjmp -o "$scratch/longjmp.json" -- "$scratch/longjmp" >/dev/null 2>&1
+	rc=$?
+	check_eq "a longjmp out of aligned_alloc(64, 4096): no block; the malloc(40) after it is the one" \
+		"0 1 40 40 0 0" "$rc $(heap_of "$scratch/longjmp.json" longjmp)"
+else
+	not_ok "a C compiler builds the longjmp test program"
+fi
+
+# A program's own posix_memalign that succeeds without writing: the
+# engine must not read where it did not write (issue 39).
+cat >"$scratch/own_memalign.c" <<'EOC'
+#include <stddef.h>
+int posix_memalign(void **where, size_t align, size_t size)
+{
+	(void)where;
+	(void)align;
+	(void)size;
+	return 0;
+}
+int main(void)
+{
+	return posix_memalign((void **)16, 64, 64);
+}
+EOC
+if ${CC:-cc} -O0 -fno-builtin -o "$scratch/own_memalign" "$scratch/own_memalign.c"; then
+	"$BM_RUN" -q --no-profile --name own_memalign -o "$scratch/own_memalign.on.json" -- "$scratch/own_memalign" >/dev/null 2>&1
+	rc=$?
+	"$BM_RUN" -q --no-profile --no-heap --name own_memalign -o "$scratch/own_memalign.off.json" -- "$scratch/own_memalign" >/dev/null 2>&1
+	check_eq "a posix_memalign returning 0 without writing its (unmapped) first argument: the program runs as without --heap" \
+		"0 $(without_heap "$scratch/own_memalign.off.json")" "$rc $(without_heap "$scratch/own_memalign.on.json")"
+else
+	not_ok "a C compiler builds the posix_memalign test program"
+fi
+
 # Real programs, whole: the totals and the peak DHAT gives for the same
 # run (DHAT frees glibc's own memory before its end, so leaks differ).
 head -c 200000 "$top_srcdir/docs/performance.md" >"$scratch/input"
