@@ -12,14 +12,15 @@
 #include "config.h"
 
 #include "api.h"
+#include "error.h"
 #include "http.h"
 #include "number.h"
 #include "web.h"
 #include "store.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -242,13 +243,28 @@ static int cmd_serve(const char *db, int argc, char **argv)
 
 /* ---- project and token ---- */
 
-/* Names are any UTF-8 text without NUL, up to 255 bytes. */
+/* 0 when name can be a project's; else says why and returns 2.  A name
+ * is one path segment of every URL of the project (percent-encoded),
+ * shown on pages and in terminals: UTF-8 text of 1 to 255 bytes, no
+ * control or invisible character (error.h: bm_find_control), and not
+ * '.' or '..', which clients and browsers take out of a path, so that
+ * such a project could be made and never used. */
 static int check_name(const char *name)
 {
-	json_t *j = json_string(name);
-	int ok = j && *name && strlen(name) <= 255;
-	json_decref(j);
-	return ok;
+	char *shown = bm_escape_controls(name);
+	int rc = 2;
+	if (!*name || strlen(name) > 255 || !utf8_valid(name, strlen(name)))
+		fail("project names are 1 to 255 bytes of UTF-8, not '%s'", shown);
+	else if (bm_find_control(name))
+		fail("project names have no control or invisible characters (a tab, a newline, an escape, a "
+		     "bidirectional override...), not '%s'", shown);
+	else if (!strcmp(name, ".") || !strcmp(name, ".."))
+		fail("'%s' cannot be a project name: clients and browsers take '.' and '..' out of a URL's path "
+		     "(/projects/./runs is /projects/runs)", shown);
+	else
+		rc = 0;
+	free(shown);
+	return rc;
 }
 
 /* Makes a token and prints it; -1 with *err set when it cannot. */
@@ -269,8 +285,8 @@ static int cmd_project(const char *db, int argc, char **argv)
 	if (argc != 3 || strcmp(argv[1], "create"))
 		return usage_error("usage: project create NAME");
 	const char *name = argv[2];
-	if (!check_name(name))
-		return fail("project names are 1 to 255 bytes of UTF-8, not '%s'", name);
+	if (check_name(name))
+		return 2;
 	struct store *st = open_store(db, NULL);
 	if (!st)
 		return 2;

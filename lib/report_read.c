@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,24 @@ static int read_geometry(const json_t *cache, const char *key, struct bm_cache_g
 	return 0;
 }
 
+/* model.clock: one of the clocks bm-run measures with (report.h), or
+ * absent (older reports). */
+static int read_clock(const json_t *o, struct bm_report_model *m, char **err)
+{
+	static const char *const clocks[] = {"virtual", "host"};
+	const char *clock;
+	if (field_string(o, "model.", "clock", FIELD_OPTIONAL, &clock, err))
+		return -1;
+	if (!clock)
+		return 0;
+	for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++)
+		if (!strcmp(clock, clocks[i])) {
+			m->clock = xstrdup(clock);
+			return 0;
+		}
+	return field_wrong(err, "model.", "clock", "\"virtual\" or \"host\" (the time the program read)");
+}
+
 static int read_model(const json_t *j, struct bm_report_model *m, char **err)
 {
 	json_t *o, *w, *c, *f;
@@ -92,8 +111,7 @@ static int read_model(const json_t *j, struct bm_report_model *m, char **err)
 		return field_wrong(err, "model.", "warm_caches", "true or false");
 	m->warm_caches = json_is_true(warm);
 	return field_dup_string(o, "model.", "cpu_features", FIELD_OPTIONAL, &m->cpu_features, err) ||
-	       field_dup_string(o, "model.", "cpu", FIELD_OPTIONAL, &m->cpu, err) ||
-	       field_dup_string(o, "model.", "clock", FIELD_OPTIONAL, &m->clock, err);
+	       field_dup_string(o, "model.", "cpu", FIELD_OPTIONAL, &m->cpu, err) || read_clock(o, m, err);
 }
 
 static int read_commit(const json_t *o, struct bm_commit *c, char **err)
@@ -283,11 +301,62 @@ int report_heap_from_json(const json_t *o, const char *at, struct bm_heap *h, ch
 	return 0;
 }
 
+/* What heap counts say of each other, as the bm engine counts them
+ * (docs/report-format.md): a count is at most another, or (nonzero) is
+ * not 0 while the other is not: bytes come in blocks.  whole: a rule of
+ * a whole benchmark's counts, given with its peak and leaks; symbol mode
+ * has none, and a Google Benchmark suite's counts are per iteration,
+ * rounded (1 block of 1,000 bytes in 10 iterations is 0 blocks of 100
+ * bytes each).  A report that breaks one was not counted so (bm-server
+ * stored and charted a peak of 10^12 bytes with 10 allocated). */
+static const struct heap_rule {
+	struct heap_field {
+		const char *name;
+		size_t offset; /* in struct bm_heap */
+	} a, b;
+	int nonzero, whole;
+	const char *why;
+} heap_rules[] = {
+#define COUNT(f) {#f, offsetof(struct bm_heap, f)}
+	{COUNT(allocations), COUNT(bytes_allocated), 0, 0, "every block is at least 1 byte: a request of 0 counts 1"},
+	{COUNT(allocations), COUNT(bytes_allocated), 1, 1, "bytes are allocated in blocks"},
+	{COUNT(frees), COUNT(bytes_freed), 0, 0, "every block is at least 1 byte"},
+	{COUNT(frees), COUNT(bytes_freed), 1, 1, "bytes are freed in blocks"},
+	{COUNT(peak_bytes), COUNT(bytes_allocated), 0, 1,
+	 "the benchmark's blocks never hold more at once than all of them"},
+	{COUNT(leaked_bytes), COUNT(peak_bytes), 0, 1, "what is left allocated at the end was held at once"},
+	{COUNT(leaked_blocks), COUNT(allocations), 0, 1, "only the benchmark's blocks are its leaks"},
+	{COUNT(leaked_blocks), COUNT(leaked_bytes), 0, 1, "every block is at least 1 byte"},
+	{COUNT(leaked_blocks), COUNT(leaked_bytes), 1, 1, "bytes are left allocated in blocks"},
+#undef COUNT
+};
+
+static uint64_t heap_count(const struct bm_heap *h, size_t offset)
+{
+	return *(const uint64_t *)((const char *)h + offset);
+}
+
+static int check_heap(const struct bm_heap *h, const char *at, char **err)
+{
+	for (size_t i = 0; i < sizeof heap_rules / sizeof *heap_rules; i++) {
+		const struct heap_rule *r = &heap_rules[i];
+		unsigned long long a = heap_count(h, r->a.offset), b = heap_count(h, r->b.offset);
+		if (r->whole && !h->has_peak)
+			continue;
+		if (!r->nonzero && a > b)
+			return bm_error(err, "%s%s: %llu is more than %s, %llu (%s)", at, r->a.name, a, r->b.name, b,
+					r->why);
+		if (r->nonzero && a == 0 && b > 0)
+			return bm_error(err, "%s%s: 0 with %s %llu (%s)", at, r->a.name, r->b.name, b, r->why);
+	}
+	return 0;
+}
+
 static int read_heap(const json_t *o, const char *bat, struct bm_heap *h, char **err)
 {
 	char at[FIELD_MAX];
 	field_path(at, "%sheap.", bat);
-	return report_heap_from_json(o, at, h, err);
+	return report_heap_from_json(o, at, h, err) || check_heap(h, at, err) ? -1 : 0;
 }
 
 static int read_events(const json_t *o, const char *bat, struct bm_events *ev, char **err)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -242,6 +243,13 @@ int context_detect(const struct context_flags *flags, struct bm_context *ctx, ch
 		long pr = ctx->pr->number;
 		report_context_release(ctx);
 		return bm_error(err, "pull request %ld: its base branch is unknown (give --base-branch NAME)", pr);
+	}
+	/* A merge request with no commits of its own (GitLab's diff base is
+	 * then its head): no merge base of its own, which the server refuses;
+	 * its baseline is the base branch's latest run. */
+	if (ctx->pr->merge_base && ctx->commit->sha && !strcasecmp(ctx->pr->merge_base, ctx->commit->sha)) {
+		free(ctx->pr->merge_base);
+		ctx->pr->merge_base = NULL;
 	}
 	if (ctx->pr->number <= 0) { /* not a pull request */
 		free(ctx->pr->base_branch);

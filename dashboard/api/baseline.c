@@ -38,7 +38,7 @@ static int pull_request(struct store *st, int64_t project, const struct store_ru
 			char **err)
 {
 	const char *base = head->base_branch;
-	if (head->nancestors > 0) {
+	if (head->nancestors > 0 && strcmp(head->ancestors[0], head->sha)) {
 		int rc = store_commit_run_like(st, project, head->ancestors[0], head->model, head->platform, &out->run, err);
 		if (rc < 0)
 			return -1;
@@ -83,6 +83,10 @@ static int push(struct store *st, int64_t project, const struct store_run *head,
 	struct store_run other = {0};
 	int have_other = 0;
 	for (size_t i = 0; i < head->nancestors; i++) {
+		/* Never the commit itself (an ancestry stored before uploads
+		 * naming it were refused): it would be its own baseline. */
+		if (!strcmp(head->ancestors[i], head->sha))
+			continue;
 		int rc = store_commit_run_like(st, project, head->ancestors[i], head->model, head->platform, &out->run, err);
 		if (rc < 0)
 			goto fail;
@@ -98,7 +102,7 @@ static int push(struct store *st, int64_t project, const struct store_run *head,
 			return 0;
 		}
 		if (!have_other) {
-			if ((rc = store_commit_run(st, project, head->ancestors[i], 0, &other, err)) < 0)
+			if ((rc = store_commit_push_run(st, project, head->ancestors[i], &other, err)) < 0)
 				goto fail;
 			have_other = rc;
 		}
@@ -127,6 +131,10 @@ static int merge_base(struct store *st, int64_t project, const struct store_run 
 	if (!mb) {
 		*why = xasprintf("the run was uploaded without its merge base (bm-upload reads it from git, for a merge "
 				 "commit, or CI_MERGE_REQUEST_DIFF_BASE_SHA; or give --merge-base)");
+		return 0;
+	}
+	if (!strcmp(mb, head->sha)) {
+		*why = xasprintf("its merge base is the commit itself");
 		return 0;
 	}
 	char *sha = short_sha(mb);

@@ -14,7 +14,9 @@
  *
  * Only runs of the head's series (series_identity.h: cost model, engine,
  * virtual CPU, simulated caches; the runs' model column) and platform
- * count.  The reason always says in words which rule chose the baseline,
+ * count, and only runs of pushes: a pull request's run is never a
+ * baseline, nor is the head's own commit (an ancestry or merge base that
+ * names it, which uploads refuse, is passed over).  The reason always says in words which rule chose the baseline,
  * or why there is none: for a run of another series, which field differs
  * and what to rerun. */
 #ifndef BM_BASELINE_H

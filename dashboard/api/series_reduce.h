@@ -5,7 +5,9 @@
  * skipped), in their order, so that a step, a spike or a failure shows
  * wherever it is; the points either side of a change of model or
  * platform (where the chart draws its dashed line) are kept too, up to a
- * quarter of the budget, and the first and last point always. */
+ * quarter of the budget, and the first and last point always.  The
+ * series is cut into as many runs as the budget holds, so that a chart
+ * gets close to the points it asked for. */
 #ifndef BM_SERIES_REDUCE_H
 #define BM_SERIES_REDUCE_H
 

@@ -80,9 +80,32 @@ static void lower(char *s)
 		*s = (char)tolower((unsigned char)*s);
 }
 
-static int by_id(const void *a, const void *b)
+static int by_text(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A first-parent ancestry is a path back through history: the commit is
+ * not on it and no commit is on it twice.  Either would let a commit be
+ * its own baseline (impact 0 whatever it changed).  SHAs lower-cased. */
+static int check_ancestry(const struct bm_commit *c, char **err)
+{
+	for (size_t i = 0; i < c->nancestors; i++)
+		if (!strcmp(c->ancestors[i], c->sha))
+			return bm_error(err, "context.commit.ancestors[%zu]: the commit itself (%s): the ancestry is "
+					     "its first parents, nearest first, without it", i, c->sha);
+	if (c->nancestors < 2)
+		return 0;
+	char **sorted = xcalloc(c->nancestors, sizeof *sorted);
+	memcpy(sorted, c->ancestors, c->nancestors * sizeof *sorted);
+	qsort(sorted, c->nancestors, sizeof *sorted, by_text);
+	int rc = 0;
+	for (size_t i = 1; !rc && i < c->nancestors; i++)
+		if (!strcmp(sorted[i - 1], sorted[i]))
+			rc = bm_error(err, "context.commit.ancestors: '%s' appears twice (a first-parent ancestry "
+					   "names each commit once)", sorted[i]);
+	free(sorted);
+	return rc;
 }
 
 /* Imported benchmark i's metrics (they become keys of the server's
@@ -104,7 +127,7 @@ static int check_metrics(const struct bm_result *b, size_t i, char **err)
 	char **names = xcalloc(b->nmetrics, sizeof *names);
 	for (size_t k = 0; k < b->nmetrics; k++)
 		names[k] = b->metrics[k].name;
-	qsort(names, b->nmetrics, sizeof *names, by_id);
+	qsort(names, b->nmetrics, sizeof *names, by_text);
 	int rc = 0;
 	for (size_t k = 1; !rc && k < b->nmetrics; k++)
 		if (!strcmp(names[k - 1], names[k]))
@@ -148,6 +171,8 @@ int upload_check(struct bm_report *r, int64_t *commit_time, char **err)
 			return bm_error(err, "context.commit.ancestors[%zu]: expected a hexadecimal commit id", i);
 		lower(c->commit->ancestors[i]);
 	}
+	if (check_ancestry(c->commit, err))
+		return -1;
 	if (c->pr && c->pr->number <= 0)
 		return bm_error(err, "context.pr.number: expected a positive integer");
 	if (c->pr && (!c->pr->base_branch || !*c->pr->base_branch))
@@ -156,6 +181,10 @@ int upload_check(struct bm_report *r, int64_t *commit_time, char **err)
 		if (!is_sha(c->pr->merge_base))
 			return bm_error(err, "context.pr.merge_base: expected a hexadecimal commit id");
 		lower(c->pr->merge_base);
+		if (!strcmp(c->pr->merge_base, c->commit->sha))
+			return bm_error(err, "context.pr.merge_base: the commit itself (%s): a merge base is where "
+					     "the pull request left its base branch, an ancestor of the commit",
+					c->commit->sha);
 	}
 	if (r->nbenchmarks == 0)
 		return bm_error(err, "benchmarks: empty");

@@ -20,7 +20,8 @@
 /* Checks a report that report_from_json accepted: a run_id of 1 to 128
  * bytes, a branch, a hexadecimal commit SHA with an RFC 3339
  * committer time (returned in *commit_time, seconds since the epoch), at
- * most 1,000 hexadecimal ancestors, a complete pull request if any, and
+ * most 1,000 hexadecimal ancestors (not the commit, none twice), a
+ * complete pull request if any (its merge base not the commit), and
  * a model id, engine and CPU of at most UPLOAD_MAX_NAME bytes each, at
  * least one benchmark, no id over UPLOAD_MAX_ID bytes (no id twice: the
  * reader refuses that), and an imported benchmark's metrics

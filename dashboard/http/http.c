@@ -136,30 +136,71 @@ static int path_matches(const char *path, struct request *req)
 
 static const char projects_prefix[] = "api/v1/projects/*";
 
-/* Every query parameter of an API request, checked here once so that
- * handlers can trust http_query: escapes that decode, no NUL, and valid
- * UTF-8 (a parameter may be quoted back in JSON, which holds nothing
+struct query_check {
+	struct call *c;
+	struct response *res;
+};
+
+/* Every query parameter of an API request, decoded and checked here once
+ * so that handlers can trust http_query: escapes that decode, no NUL, and
+ * valid UTF-8 (a parameter may be quoted back in JSON, which holds nothing
  * else).  The first mistake answers res with a 400 naming the parameter. */
 static enum MHD_Result check_query_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
-	struct response *res = cls;
-	char *k = http_decode(key, 1), *v = value ? http_decode(value, 1) : xstrdup("");
+	struct query_check *q = cls;
+	struct response *res = q->res;
+	char *k = http_decode(key, 1), *v = value ? http_decode(value, 1) : NULL;
 	(void)kind;
 	if (!k || !utf8_valid(k, strlen(k)))
 		http_error(res, 400, "a query parameter's name has a bad percent-escape, an encoded NUL or invalid UTF-8");
-	else if (!v)
+	else if (value && !v)
 		http_error(res, 400, "%s: the query parameter has a bad percent-escape or an encoded NUL", k);
-	else if (!utf8_valid(v, strlen(v)))
+	else if (v && !utf8_valid(v, strlen(v)))
 		http_error(res, 400, "%s: the query parameter is not valid UTF-8", k);
-	free(k);
-	free(v);
-	return res->body ? MHD_NO : MHD_YES;
+	if (res->body) {
+		free(k);
+		free(v);
+		return MHD_NO;
+	}
+	struct call *c = q->c;
+	if (!*k && !v) { /* an empty segment (?a=1&&b=2): no parameter */
+		free(k);
+		return MHD_YES;
+	}
+	xgrow(&c->query, &c->query_alloc, c->nquery + 1, sizeof *c->query);
+	c->query[c->nquery++] = (struct query_param){http_call_own(c, k), v ? http_call_own(c, v) : NULL};
+	return MHD_YES;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct query_param *const *)a)->name, (*(const struct query_param *const *)b)->name);
+}
+
+/* No parameter twice (?limit=1&limit=5): which one counts would be a
+ * guess, and a proxy or cache in front may guess otherwise. */
+static int check_once(struct call *c, struct response *res)
+{
+	const struct query_param **sorted = xcalloc(c->nquery + 1, sizeof *sorted);
+	for (size_t i = 0; i < c->nquery; i++)
+		sorted[i] = &c->query[i];
+	qsort(sorted, c->nquery, sizeof *sorted, by_name);
+	for (size_t i = 0, n; i < c->nquery && !res->body; i += n) {
+		for (n = 1; i + n < c->nquery && !strcmp(sorted[i]->name, sorted[i + n]->name); n++)
+			;
+		if (n > 1)
+			http_error(res, 400, "%s: the query parameter is given %zu times (give it once)",
+				   sorted[i]->name, n);
+	}
+	free(sorted);
+	return res->body != NULL;
 }
 
 static int check_query(struct call *c, struct response *res)
 {
-	MHD_get_connection_values(c->conn, MHD_GET_ARGUMENT_KIND, check_query_arg, res);
-	return res->body != NULL;
+	struct query_check q = {c, res};
+	MHD_get_connection_values(c->conn, MHD_GET_ARGUMENT_KIND, check_query_arg, &q);
+	return res->body != NULL || check_once(c, res);
 }
 
 static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -383,6 +424,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	for (size_t i = 0; i < c->nowned; i++)
 		free(c->owned[i]);
 	free(c->owned);
+	free(c->query);
 	dynbuf_free(&c->body);
 	free(c);
 	*con_cls = NULL;

@@ -103,11 +103,10 @@ json_t *http_body_json(struct request *req, struct response *res)
 const char *http_query(struct request *req, const char *key)
 {
 	struct call *c = req->internal;
-	const char *raw = MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, key);
-	if (!raw)
-		return NULL;
-	char *v = http_decode(raw, 1);
-	return v ? http_call_own(c, v) : NULL;
+	for (size_t i = 0; i < c->nquery; i++)
+		if (!strcmp(c->query[i].name, key))
+			return c->query[i].value;
+	return NULL;
 }
 
 int http_query_int(struct request *req, struct response *res, const char *key, long long min, long long max,

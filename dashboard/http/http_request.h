@@ -19,6 +19,12 @@ struct call {
 	int web; /* a page or a file of the dashboard, not the API */
 	char **owned; /* strings handed out by http_query and friends */
 	size_t nowned, owned_alloc;
+	/* The query, decoded once (http.c checks it): each parameter's name
+	 * and value (NULL when it has none), strings in owned. */
+	struct query_param {
+		const char *name, *value;
+	} *query;
+	size_t nquery, query_alloc;
 };
 
 /* Keeps s (allocated) until the request is freed, and returns it. */

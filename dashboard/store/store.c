@@ -255,6 +255,11 @@ int store_commit_run_like(struct store *st, int64_t project, const char *sha, co
 	return st->be->run_find(st->db, RUNQ_COMMIT_LIKE, project, sha, model, platform, 0, run, err);
 }
 
+int store_commit_push_run(struct store *st, int64_t project, const char *sha, struct store_run *run, char **err)
+{
+	return st->be->run_find(st->db, RUNQ_COMMIT_PUSH, project, sha, NULL, NULL, 0, run, err);
+}
+
 int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,
 			  const char *platform, struct store_run *run, char **err)
 {

@@ -128,9 +128,12 @@ void store_run_release(struct store_run *run);
  * runs uploaded for that pull request. */
 int store_commit_run(struct store *st, int64_t project, const char *sha, long pr, struct store_run *run,
 		     char **err);
-/* The newest run of commit sha with the given model and platform. */
+/* The newest run of a push of commit sha (never a pull request's) with
+ * the given model and platform: what can be a baseline. */
 int store_commit_run_like(struct store *st, int64_t project, const char *sha, const char *model,
 			  const char *platform, struct store_run *run, char **err);
+/* The newest run of a push of commit sha, any model and platform. */
+int store_commit_push_run(struct store *st, int64_t project, const char *sha, struct store_run *run, char **err);
 /* The run of the latest commit (by committer time, then upload order) on
  * branch with the given model and platform. */
 int store_branch_head_run(struct store *st, int64_t project, const char *branch, const char *model,

@@ -75,7 +75,8 @@ struct store_row {
  * texts each takes, in order. */
 enum store_run_query {
 	RUNQ_COMMIT,       /* a = sha; pr > 0: that pull request's runs only */
-	RUNQ_COMMIT_LIKE,  /* a = sha, b = model, c = platform */
+	RUNQ_COMMIT_LIKE,  /* a = sha, b = model, c = platform; pushes only */
+	RUNQ_COMMIT_PUSH,  /* a = sha; pushes only */
 	RUNQ_BRANCH_HEAD,  /* a = branch, b = model, c = platform */
 	RUNQ_BRANCH_ANY,   /* a = branch */
 	RUNQ_RUN_ID,       /* a = run_id */

@@ -159,6 +159,52 @@ check_eq "the history lists every run, each point with its series, so the change
 	"0e1e1e bm-model/1|0e2e2e bm-model/1|0e3e3e bm-model/1+callgrind+cpu=host: AMD EPYC 7B13|0e4e4e bm-model/1+callgrind+cpu=host: Intel(R) Xeon(R)" \
 	"$(body 'join "|", map { "$_->{commit} $_->{model}" } @{$j->{points}}')"
 
+# -- a commit is never its own baseline, nor is a pull request's run (issue 39) --
+# Branch lab (project other): l0 <- (a merge request's head l1, measured
+# only as pull request 21) <- l2.  An ancestry that named the commit
+# gave the pull request its own run as baseline: impact 0, neutral.
+make_report "$scratch/l0.json" lab 1a0a0a 2026-11-01T10:00:00Z "" 100,100
+make_report "$scratch/l1.json" topic21 1a1a1a 2026-11-02T10:00:00Z "" 50,50 pr=21 base=lab
+make_report "$scratch/l2.json" lab 1a2a2a 2026-11-03T10:00:00Z 1a1a1a,1a0a0a 100,100
+for l in l0 l1 l2; do upload "$other" other "$scratch/$l.json" >/dev/null; done
+api GET /api/v1/projects/other/commits/1a2a2a/report >/dev/null
+check_eq "push: an ancestor measured only in a pull request is passed over" \
+	"1a0a0a neutral push to 'lab': the closest first-parent ancestor with a run is 1a0a0a, 2 commits back" \
+	"$(body '"$j->{baseline}{sha} $j->{verdict} $j->{baseline_reason}"')"
+runs_before=$(run_count other)
+make_report "$scratch/self.json" topic22 1a3a3a 2026-11-04T10:00:00Z 1A3A3A,1a2a2a 50,50 pr=22 base=lab
+check_eq "an ancestry naming the commit itself (in upper case): 400, saying so" \
+	"400 context.commit.ancestors[0]: the commit itself (1a3a3a): the ancestry is its first parents, nearest first, without it" \
+	"$(upload "$other" other "$scratch/self.json") $(body '$j->{error}')"
+make_report "$scratch/twice.json" lab 1a4a4a 2026-11-04T10:00:00Z 1a2a2a,1a1a1a,1a2a2a 50,50
+check_eq "an ancestry naming a commit twice: 400, saying so" \
+	"400 context.commit.ancestors: '1a2a2a' appears twice (a first-parent ancestry names each commit once)" \
+	"$(upload "$other" other "$scratch/twice.json") $(body '$j->{error}')"
+make_report "$scratch/mbself.json" topic23 1a5a5a 2026-11-04T10:00:00Z 1a2a2a 50,50 pr=23 base=lab merge_base=1a5a5a
+check_eq "a merge base that is the commit itself: 400, saying so" \
+	"400 context.pr.merge_base: the commit itself (1a5a5a): a merge base is where the pull request left its base branch, an ancestor of the commit" \
+	"$(upload "$other" other "$scratch/mbself.json") $(body '$j->{error}')"
+check_eq "... none of them stored" "$runs_before" "$(run_count other)"
+# Runs stored before these were refused: their ancestry rewritten so.
+make_report "$scratch/p24.json" topic24 1a6a6a 2026-11-05T10:00:00Z 1a2a2a 50,50 pr=24 base=lab merge_base=1a2a2a
+make_report "$scratch/l7.json" lab2 1a7a7a 2026-11-06T10:00:00Z 1a2a2a 50,50
+for l in p24 l7; do upload "$other" other "$scratch/$l.json" >/dev/null; done
+for sha in 1a6a6a 1a7a7a; do
+	db_query "$db" "UPDATE run_ancestors SET ancestors = '[\"$sha\",\"1a2a2a\"]' WHERE run = (SELECT id FROM runs WHERE sha = '$sha')"
+done
+db_query "$db" "UPDATE runs SET merge_base = '1a6a6a' WHERE sha = '1a6a6a'"
+api GET '/api/v1/projects/other/commits/1a6a6a/report?pr=24' >/dev/null
+check_eq "a pull request stored with itself as its first parent: compared with its base branch, not itself" \
+	"1a2a2a regression -0.5 pull request #24: the latest commit of base branch 'lab' with a run (1a2a2a); the merge commit's first parent has none" \
+	"$(body '"$j->{baseline}{sha} $j->{verdict} $j->{commit_impact} $j->{baseline_reason}"')"
+api GET '/api/v1/projects/other/commits/1a6a6a/report?pr=24&baseline=merge-base' >/dev/null
+check_eq "... and with itself as its merge base: the same, saying why" \
+	"1a2a2a regression (merge-base rule: its merge base is the commit itself)" \
+	"$(body '"$j->{baseline}{sha} $j->{verdict} " . ($j->{baseline_reason} =~ /(\(merge-base rule: .*)/)[0]')"
+api GET /api/v1/projects/other/commits/1a7a7a/report >/dev/null
+check_eq "a push stored with itself as its parent: compared with its parent, not itself" "1a2a2a regression -0.5" \
+	"$(body '"$j->{baseline}{sha} $j->{verdict} $j->{commit_impact}"')"
+
 # -- the seed's worked examples, through the settings --
 make_report "$scratch/w0.json" examples e0e0e0 2026-11-01T10:00:00Z "" 100,100,100
 make_report "$scratch/w1.json" examples e1e1e1 2026-11-02T10:00:00Z e0e0e0 110,100,70
@@ -224,6 +270,23 @@ check_eq "changes: stable once ST values follow; the constant series has no chan
 api GET '/api/v1/projects/demo/changes?branch=steps' >/dev/null
 check_eq "changes: the project's DT (1%) does not see a 1% step" "0 0.01 4" \
 	"$(body 'scalar(@{$j->{changes}}) . " $j->{dt} $j->{st}"')"
+
+# A chart's budget is used (issue 39: points=8 over 20 results answered 2
+# points, one run): 20 commits up and down (project other, branch budget).
+i=0
+parent=
+while [ $i -lt 20 ]; do
+	sha=$(printf 'bb%04d' $i)
+	make_report "$scratch/s.json" budget "$sha" "2026-10-01T10:00:$(printf %02d $i)Z" "$parent" "$((100 + i * 7 % 13))"
+	upload "$other" other "$scratch/s.json" >/dev/null
+	parent=$sha
+	i=$((i + 1))
+done
+api GET '/api/v1/projects/other/benchmarks/suite%3A%3Ab1/history?branch=budget&points=8' >/dev/null
+check_eq "history: points=8 over 20 results: 7 points, each of 3 runs its lowest and highest, and the ends" "7 20 3 bb0000 bb0019" \
+	"$(body 'scalar(@{$j->{points}}) . " $j->{reduced}{points} $j->{reduced}{buckets} $j->{points}[0]{commit} $j->{points}[-1]{commit}"')"
+api GET '/api/v1/projects/other/benchmarks/suite%3A%3Ab1/history?branch=budget&points=20' >/dev/null
+check_eq "... points=20: every one, not reduced" "20 null" "$(body 'scalar(@{$j->{points}}) . " " . ($j->{reduced} // "null")')"
 
 # -- profiles and listings --
 api GET /api/v1/projects/demo/runs/run-c2c2c2-push-m1/benchmarks/suite%3A%3Ab1/profile >/dev/null
@@ -309,6 +372,26 @@ check_eq "the project's name comes back intact" 1 \
 api GET "/api/v1/projects/$enc/commits/abcdef/report" >/dev/null
 check_eq "the benchmark's and branch's names come back intact" "s::x'; DROP TABLE benchmarks;--[n=<b>] br/än'ch" \
 	"$(json_get "$scratch/body" 'use Encode; Encode::encode("UTF-8", "$j->{benchmarks}[0]{id} $j->{branch}")')"
+
+# Project names that could be made and never used, or that drive a
+# terminal, are refused before anything is written (issue 39).
+projects_before=$(api GET /api/v1/projects >/dev/null; body 'scalar @{$j->{projects}}')
+for name in . ..; do
+	"$BM_SERVER_BIN" --db "$db" project create "$name" >"$scratch/out" 2>"$scratch/err"
+	check_eq "project create '$name': exit 2, saying why" \
+		"2 bm-server: '$name' cannot be a project name: clients and browsers take '.' and '..' out of a URL's path (/projects/./runs is /projects/runs)|" \
+		"$? $(cat "$scratch/err")|$(cat "$scratch/out")"
+done
+for name in "$(printf 'a\tb')" "$(printf 'x\033[2Jy')" "$(printf 'ab\302\205')" "$(printf 'ab\342\200\256cd')"; do
+	shown=$(printf %s "$name" | perl -pe 's/([\x00-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80\xae)/join "", map { sprintf "\\x%02x", ord } split \/\/, $1/ge')
+	"$BM_SERVER_BIN" --db "$db" project create "$name" >"$scratch/out" 2>"$scratch/err"
+	check_eq "project create '$shown': exit 2, the name shown escaped" \
+		"2 bm-server: project names have no control or invisible characters (a tab, a newline, an escape, a bidirectional override...), not '$shown'|" \
+		"$? $(cat "$scratch/err")|$(cat "$scratch/out")"
+done
+check_eq "... none of them made" "$projects_before" "$(api GET /api/v1/projects >/dev/null; body 'scalar @{$j->{projects}}')"
+"$BM_SERVER_BIN" --db "$db" project create ... >/dev/null 2>&1
+check_eq "'...' is a name like any other: made, and its URLs answer" "0 200" "$? $(api GET /api/v1/projects/.../branches)"
 
 # -- body size limit --
 stop_server

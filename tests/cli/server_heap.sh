@@ -57,4 +57,21 @@ check_eq "... a commit without them: exit 2, and why" \
 	"2|bm-check: --metric allocations: no benchmark of the server's report has heap counts (the bm engine counts the heap unless bm-run --no-heap; callgrind does not)" \
 	"$?|$(cat err)"
 
+# Counts that contradict each other are refused (issue 39: a peak of
+# 10^12 bytes with 10 allocated was stored and charted), nothing stored.
+runs=$(run_count mem)
+make_report bad.json main 5d5d5d 2026-11-04T10:00:00Z 5c5c5c 100 heap_allocations=1 heap_bytes_allocated=10 heap_peak_bytes=1000000000000
+check_eq "a peak of 10^12 bytes with 10 allocated: 400 saying why" \
+	"400 benchmarks[0].heap.peak_bytes: 1000000000000 is more than bytes_allocated, 10 (the benchmark's blocks never hold more at once than all of them)" \
+	"$(upload "$tok" mem bad.json) $(body '$j->{error}')"
+make_report bad.json main 5d5d5d 2026-11-04T10:00:00Z 5c5c5c 100 heap_allocations=2 heap_bytes_allocated=100 heap_peak_bytes=50 heap_leaked_bytes=60 heap_leaked_blocks=1
+check_eq "more leaked than the peak: 400" \
+	"400 benchmarks[0].heap.leaked_bytes: 60 is more than peak_bytes, 50 (what is left allocated at the end was held at once)" \
+	"$(upload "$tok" mem bad.json) $(body '$j->{error}')"
+make_report bad.json main 5d5d5d 2026-11-04T10:00:00Z 5c5c5c 100 heap_allocations=0 heap_bytes_allocated=100 heap_peak_bytes=100
+check_eq "bytes in no allocation: 400" \
+	"400 benchmarks[0].heap.allocations: 0 with bytes_allocated 100 (bytes are allocated in blocks)" \
+	"$(upload "$tok" mem bad.json) $(body '$j->{error}')"
+check_eq "... none stored, nothing charted" "$runs 5a5a5a=10 5b5b5b=22" "$(run_count mem) $(history suite::b1 allocations)"
+
 done_testing

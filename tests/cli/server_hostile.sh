@@ -87,6 +87,22 @@ check_eq "a name that is not UTF-8: 400" 400 "$(api GET "$P/changes?%ff=main")"
 check_eq "valid UTF-8 still answers" "200 é" \
 	"$(api GET "$P/benchmarks?branch=%c3%a9") $(body '$j->{branch}' | perl -MEncode -pe '$_ = Encode::encode("UTF-8", $_)')"
 
+# -- issue 39: a query parameter given twice is refused, not first-wins --
+check_eq "?limit=1&limit=5: 400 naming limit (it answered the newest result)" \
+	"400 limit: the query parameter is given 2 times (give it once)" \
+	"$(api GET "$P/benchmarks/suite::b1/history?branch=main&limit=1&limit=5") $(body '$j->{error}')"
+check_eq "... the same value twice too, three times said so" "400 yes" \
+	"$(api GET "$P/benchmarks/suite::b1/history?branch=main&points=8&points=8&points=8") $(says 'points: the query parameter is given 3 times' && echo yes)"
+check_eq "... a name percent-encoded is the same name" "400 yes" \
+	"$(api GET "$P/changes?branch=main&br%61nch=topic") $(says 'branch: the query parameter is given 2 times' && echo yes)"
+check_eq "... with and without a value" "400 yes" \
+	"$(api GET "$P/commits/a2a2a2/report?run&run=x") $(says 'run: the query parameter is given 2 times' && echo yes)"
+check_eq "... in a parameter no route reads" 400 "$(api GET "$P/branches?x=1&x=2")"
+check_eq "a percent-encoded name alone is read as the name" "200 main" \
+	"$(api GET "$P/benchmarks?br%61nch=main") $(body '$j->{branch}')"
+check_eq "empty segments are no parameters: ?branch=main&&limit=1& answers" "200 1" \
+	"$(api GET "$P/benchmarks/suite::b1/history?branch=main&&limit=1&") $(body 'scalar @{$j->{points}}')"
+
 # -- 10: numeric parameters: empty, not a number, out of range --
 for q in dt= st= dt=abc st=1x st=-1 'st=%2B3' dt=2 dt=nan st=99999999999999999999; do
 	name=${q%%=*}
@@ -148,6 +164,21 @@ check_eq "a benchmark id of 513 bytes: 400 naming the benchmark" "400 yes" \
 edit r1.json long.json '$r->{benchmarks}[1]{id} = "x" x 512; $r->{run_id} = "long512"; $r->{context}{commit}{sha} = "b2b2b2"'
 check_eq "one of 512 bytes: 201, and its history answers" "201 200" \
 	"$(upload "$up" app long.json) $(api GET "$P/benchmarks/$(printf '%0512d' 0 | tr 0 x)/history?branch=main")"
+
+# -- issue 39: model.clock is one bm-run writes --
+runs_before=$(api GET /api/v1/projects >/dev/null; body 'my ($p) = grep { $_->{name} eq "app" } @{$j->{projects}}; $p->{runs}')
+edit r1.json clock.json '$r->{model}{clock} = "sundial"; $r->{run_id} = "sundial"; $r->{context}{commit}{sha} = "c0c0c0"'
+check_eq "model.clock \"sundial\": 400 naming the clocks" \
+	'400 model.clock: expected "virtual" or "host" (the time the program read)' \
+	"$(upload "$up" app clock.json) $(body '$j->{error}')"
+edit r1.json clock.json '$r->{model}{clock} = "v" x 2000; $r->{run_id} = "clock2000"; $r->{context}{commit}{sha} = "c0c0c0"'
+check_eq "model.clock of 2,000 bytes: 400 (it was stored)" 400 "$(upload "$up" app clock.json)"
+check_eq "... nothing stored" "$runs_before 404" \
+	"$(api GET /api/v1/projects >/dev/null; body 'my ($p) = grep { $_->{name} eq "app" } @{$j->{projects}}; $p->{runs}') $(api GET "$P/commits/c0c0c0/report")"
+for clock in virtual host; do
+	edit r1.json clock.json "\$r->{model}{clock} = '$clock'; \$r->{run_id} = 'clock-$clock'; \$r->{context}{commit}{sha} = 'c0c0c0'"
+	check_eq "model.clock \"$clock\": 201" 201 "$(upload "$up" app clock.json)"
+done
 
 # -- b: profiles are checked like every other field --
 full='$r->{benchmarks}[0]{profile} = {events => ["Ir", "Dr"], totals => [10, 2], cycles => 12,

@@ -104,6 +104,14 @@ up_env GITLAB_CI=true CI_MERGE_REQUEST_IID=10 CI_MERGE_REQUEST_SOURCE_BRANCH_NAM
 api GET "/api/v1/projects/app/commits/$f1/report?pr=10&baseline=merge-base" >/dev/null
 check_eq "... with CI_MERGE_REQUEST_DIFF_BASE_SHA, the merge base by the merge-base rule" "$c2" \
 	"$(body '$j->{baseline}{sha}')"
+# A merge request with no commits of its own: GitLab's diff base is its
+# head, which the server refuses as a merge base; bm-upload sends none.
+report "$scratch/r.json" run-mr-empty 95
+up_env GITLAB_CI=true CI_MERGE_REQUEST_IID=11 CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=feature \
+	CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main CI_COMMIT_SHA="$f1" CI_MERGE_REQUEST_DIFF_BASE_SHA="$f1" -- -q \
+	"$scratch/r.json" >/dev/null 2>"$scratch/err"
+check_eq "... with CI_MERGE_REQUEST_DIFF_BASE_SHA its own head: uploaded, without a merge base, the base branch's latest run" \
+	"0 $c3" "$? $(api GET "/api/v1/projects/app/commits/$f1/report?pr=11" >/dev/null; body '$j->{baseline}{sha}')"
 
 # Flags win over everything.
 report "$scratch/r.json" run-flags 100
@@ -174,6 +182,6 @@ check "each retry was announced" grep -q "retrying in" "$scratch/late.err"
 up --flush --spool "$spool" >/dev/null 2>"$scratch/err"
 check_eq "--flush: exit 0, the spool empty" "0 0" "$? $(ls "$spool" | wc -l | tr -d ' ')"
 api GET /api/v1/projects/app/commits/c0ffee/report >/dev/null
-check_eq "the spooled run arrived, once" "run-down 10" "$(body '$j->{run_id}') $(run_count app)"
+check_eq "the spooled run arrived, once" "run-down 11" "$(body '$j->{run_id}') $(run_count app)"
 stop_server
 done_testing

@@ -6,6 +6,7 @@
 
 #include "report.h"
 #include "unit.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -677,6 +678,74 @@ START_TEST(heap_counts_survive_a_round_trip_and_are_checked)
 }
 END_TEST
 
+/* A report of one ok benchmark whose heap is the given members. */
+#define HEAP(members) \
+	HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"ok\", " OK_FIELDS ", \"heap\": {" members "}}]}"
+#define PEAK(a, b, p, lb, lk) \
+	HEAP("\"allocations\": " a ", \"bytes_allocated\": " b ", \"peak_bytes\": " p ", \"leaked_bytes\": " lb \
+	     ", \"leaked_blocks\": " lk)
+
+START_TEST(heap_counts_that_contradict_each_other_are_rejected)
+{
+	/* The issue's: a peak of 10^12 bytes of 10 allocated, stored and charted. */
+	reject(PEAK("1", "10", "1000000000000", "0", "0"),
+	       "benchmarks[0].heap.peak_bytes: 1000000000000 is more than bytes_allocated, 10 (the benchmark's blocks "
+	       "never hold more at once than all of them)");
+	reject(PEAK("2", "10", "5", "6", "1"), "benchmarks[0].heap.leaked_bytes: 6 is more than peak_bytes, 5 (what is "
+					       "left allocated at the end was held at once)");
+	reject(PEAK("2", "10", "10", "10", "3"), "benchmarks[0].heap.leaked_blocks: 3 is more than allocations, 2 (only "
+						 "the benchmark's blocks are its leaks)");
+	reject(PEAK("4", "10", "10", "2", "3"), "benchmarks[0].heap.leaked_blocks: 3 is more than leaked_bytes, 2 (every "
+						"block is at least 1 byte)");
+	reject(PEAK("4", "10", "10", "2", "0"), "benchmarks[0].heap.leaked_blocks: 0 with leaked_bytes 2 (bytes are left "
+						"allocated in blocks)");
+	reject(HEAP("\"allocations\": 11, \"bytes_allocated\": 10"),
+	       "benchmarks[0].heap.allocations: 11 is more than bytes_allocated, 10 (every block is at least 1 byte: a "
+	       "request of 0 counts 1)");
+	reject(PEAK("0", "10", "0", "0", "0"),
+	       "benchmarks[0].heap.allocations: 0 with bytes_allocated 10 (bytes are allocated in blocks)");
+	reject(HEAP("\"allocations\": 1, \"bytes_allocated\": 10, \"frees\": 3, \"bytes_freed\": 2"),
+	       "benchmarks[0].heap.frees: 3 is more than bytes_freed, 2 (every block is at least 1 byte)");
+	reject(HEAP("\"allocations\": 1, \"bytes_allocated\": 10, \"peak_bytes\": 10, \"leaked_bytes\": 10,"
+		    " \"leaked_blocks\": 1, \"frees\": 0, \"bytes_freed\": 2"),
+	       "benchmarks[0].heap.frees: 0 with bytes_freed 2 (bytes are freed in blocks)");
+	/* What the engine counts: blocks of 0 bytes count 1; frees include
+	 * blocks allocated before the benchmark; no peak in symbol mode. */
+	accept(PEAK("3", "3", "3", "3", "3"));
+	accept(PEAK("0", "0", "0", "0", "0"));
+	accept(HEAP("\"allocations\": 1, \"bytes_allocated\": 8, \"frees\": 5, \"bytes_freed\": 4096"));
+	accept(HEAP("\"allocations\": 2, \"bytes_allocated\": 8, \"peak_bytes\": null"));
+	/* Per iteration, rounded: 1 block of 1,000 bytes in 10 iterations. */
+	accept(HEAP("\"allocations\": 0, \"bytes_allocated\": 100"));
+}
+END_TEST
+#undef PEAK
+#undef HEAP
+
+START_TEST(the_clock_is_one_bm_run_measures_with)
+{
+	static const char *const ok[] = {"\"virtual\"", "\"host\"", "null"};
+	for (size_t i = 0; i < 3; i++) {
+		char *text = xasprintf("{\"schema\": \"bm-report/1\", \"run_id\": \"u\", \"created_at\": \"t\","
+				       " \"tool\": {\"name\": \"bm-run\", \"version\": \"1\"}, \"model\": {\"id\": \"m\","
+				       " \"frequency_hz\": 2, \"clock\": %s}, \"context\": {}, \"benchmarks\": []}",
+				       ok[i]);
+		accept(text);
+		free(text);
+	}
+	static const char *const bad[] = {"\"sundial\"", "\"\"", "\"Virtual\"", "3"};
+	for (size_t i = 0; i < 4; i++) {
+		char *text = xasprintf("{\"schema\": \"bm-report/1\", \"run_id\": \"u\", \"created_at\": \"t\","
+				       " \"tool\": {\"name\": \"bm-run\", \"version\": \"1\"}, \"model\": {\"id\": \"m\","
+				       " \"frequency_hz\": 2, \"clock\": %s}, \"context\": {}, \"benchmarks\": []}",
+				       bad[i]);
+		reject(text, i == 3 ? "model.clock: expected a string"
+				    : "model.clock: expected \"virtual\" or \"host\" (the time the program read)");
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(numbers_that_contradict_themselves_are_rejected)
 {
 	/* The report: stored, and gated on its claimed speed. */
@@ -954,6 +1023,8 @@ int main(void)
 	tcase_add_test(tc, the_written_json_has_the_spec_layout);
 	tcase_add_test(tc, a_failed_benchmark_carries_no_numbers);
 	tcase_add_test(tc, syscalls_release_frees_and_zeroes);
+	tcase_add_test(tc, heap_counts_that_contradict_each_other_are_rejected);
+	tcase_add_test(tc, the_clock_is_one_bm_run_measures_with);
 	tcase_add_test(tc, benchmark_ids_split_into_suite_name_and_tag);
 	tcase_add_test(tc, invalid_reports_are_rejected_naming_the_field);
 	tcase_add_test(tc, standard_input_survives_a_round_trip);

@@ -50,7 +50,9 @@ static void read_run(const PGresult *r, int i, struct store_run *run)
 static const char *const run_queries[] = {
 	[RUNQ_COMMIT] = "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = $1 AND r.sha = $2 ORDER BY r.id DESC LIMIT 1",
 	[RUNQ_COMMIT_LIKE] = "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = $1 AND r.sha = $2 AND r.model = $3"
-			     " AND r.platform = $4 ORDER BY r.id DESC LIMIT 1",
+			     " AND r.platform = $4 AND r.pr IS NULL ORDER BY r.id DESC LIMIT 1",
+	[RUNQ_COMMIT_PUSH] = "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = $1 AND r.sha = $2 AND r.pr IS NULL"
+			     " ORDER BY r.id DESC LIMIT 1",
 	[RUNQ_BRANCH_HEAD] = "SELECT " RUN_COLUMNS RUN_FROM " WHERE r.project = $1 AND r.branch = $2"
 			     " AND r.model = $3 AND r.platform = $4 AND r.pr IS NULL"
 			     " ORDER BY r.commit_time DESC, r.id DESC LIMIT 1",
