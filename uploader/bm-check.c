@@ -427,10 +427,11 @@ static int put_comment(const struct options *o, const struct review_target *t, s
 	for (size_t i = 0; i < n && !create; i++)
 		create = changed(s[i].c);
 	enum review_outcome did;
+	size_t removed;
 	FILE *f = open_memstream(&text, &len);
 	if (f) {
 		check_print_comment(f, marker, s, n);
-		if (fclose(f) == 0 && !review_comment_put(t, marker, text, create, &did, &note, &err))
+		if (fclose(f) == 0 && !review_comment_put(t, marker, text, create, &did, &removed, &note, &err))
 			rc = 0;
 	}
 	const char *site = review_site_name(t), *request = review_request_name(t);
@@ -445,6 +446,13 @@ static int put_comment(const struct options *o, const struct review_target *t, s
 	else
 		fprintf(stderr, "%s: %s the comment on %s %s #%ld\n", log_progname(),
 			did == REVIEW_UPDATED ? "updated" : "created", site, request, t->number);
+	if (!rc && removed)
+		fprintf(stderr,
+			"%s: deleted %zu more comment%s of bm's (of jobs that ran at the same time, or an older bm)\n",
+			log_progname(), removed, removed == 1 ? "" : "s");
+	if (!rc && note && did != REVIEW_REPLACED)
+		fprintf(stderr, "%s: warning: cannot delete bm's other comments (%s): the next run tries again\n",
+			log_progname(), note);
 	free(note);
 	free(err);
 	free(text);

@@ -20,7 +20,8 @@
 struct review_site {
 	const char *name, *request;
 	/* The URLs (newly allocated): page p of the request's comments (100 a
-	 * page), where a new one is posted, and comment id. */
+	 * page), where a new one is posted, and comment id (updated with
+	 * update_method, deleted with DELETE). */
 	char *(*list)(const struct review_target *t, int page);
 	char *(*create)(const struct review_target *t);
 	char *(*update)(const struct review_target *t, long long id);
@@ -274,9 +275,24 @@ static int marked(const char *body, const char *marker)
 	return n >= m && !strncmp(body + n - m, marker, m) && (n == m || body[n - m - 1] == '\n');
 }
 
-/* The id of bm's comment with marker: 1 found, 0 none, -1. */
-static int find(const struct review_target *t, const char *marker, long long *id, char **err)
+/* bm's comments with the marker: their ids, the oldest first (both hosts
+ * number comments in the order they are created). */
+struct ours {
+	long long *id;
+	size_t n, alloc;
+};
+
+static int by_id(const void *a, const void *b)
 {
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+/* Lists bm's comments with marker into *o (the caller frees o->id).
+ * Returns 0, or -1 with *err. */
+static int find(const struct review_target *t, const char *marker, struct ours *o, char **err)
+{
+	*o = (struct ours){0};
 	for (int page = 1; page <= MAX_PAGES; page++) {
 		char *url = t->site->list(t, page), *body;
 		int rc = call(t, "GET", url, NULL, 200, &body, NULL, err);
@@ -294,51 +310,122 @@ static int find(const struct review_target *t, const char *marker, long long *id
 			json_t *c = json_array_get(list, i);
 			const char *text = json_string_value(json_object_get(c, "body"));
 			if (text && json_is_integer(json_object_get(c, "id")) && written_by_us(t, c) && marked(text, marker)) {
-				*id = (long long)json_integer_value(json_object_get(c, "id"));
-				json_decref(list);
-				return 1;
+				xgrow(&o->id, &o->alloc, o->n + 1, sizeof *o->id);
+				o->id[o->n++] = (long long)json_integer_value(json_object_get(c, "id"));
 			}
 		}
 		json_decref(list);
 		if (n < 100)
-			return 0;
+			break;
+	}
+	if (o->n)
+		qsort(o->id, o->n, sizeof *o->id, by_id);
+	return 0;
+}
+
+/* Makes bm's oldest comment of o hold payload (unless it is mine, which
+ * does already) and deletes the others: what jobs running at the same
+ * time created, or an older bm left.  Returns 0, or -1 when the oldest
+ * refused the update (*note says why; nothing is deleted).  A refused
+ * deletion is a *note too: a later run tries again. */
+static int keep_oldest(const struct review_target *t, const struct ours *o, const char *payload, long long mine,
+		       size_t *removed, char **note)
+{
+	char *answer = NULL, *url;
+	if (o->id[0] != mine) {
+		url = t->site->update(t, o->id[0]);
+		int rc = call(t, t->site->update_method, url, payload, 200, &answer, NULL, note);
+		free(url);
+		free(answer);
+		if (rc)
+			return -1;
+	}
+	for (size_t i = 1; i < o->n; i++) {
+		char *why = NULL;
+		long status;
+		url = t->site->update(t, o->id[i]);
+		if (!call(t, "DELETE", url, NULL, 204, &answer, &status, &why)) {
+			free(answer);
+			(*removed)++;
+		} else if (status != 404 && !*note) { /* 404: another job deleted it first */
+			*note = why;
+			why = NULL;
+		}
+		free(why);
+		free(url);
 	}
 	return 0;
 }
 
-int review_comment_put(const struct review_target *t, const char *marker, const char *body, int create,
-		       enum review_outcome *outcome, char **note, char **err)
+/* Creates a comment with payload; its id in *id (0 when the host said
+ * none).  Returns 0, or -1 with *err. */
+static int create_one(const struct review_target *t, const char *payload, long long *id, char **err)
 {
-	long long id = 0;
+	char *url = t->site->create(t), *answer = NULL;
+	int rc = call(t, "POST", url, payload, 201, &answer, NULL, err);
+	free(url);
+	*id = 0;
+	if (!rc) {
+		json_t *c = json_loads(answer, 0, NULL);
+		json_t *j = json_object_get(c, "id");
+		*id = json_is_integer(j) ? (long long)json_integer_value(j) : 0;
+		json_decref(c);
+	}
+	free(answer);
+	return rc;
+}
+
+/* After this run created comment mine: another job may have found none
+ * either and created its own meanwhile.  Looks again and keeps the oldest,
+ * with payload.  The comment is there: what fails now is only a *note. */
+static void settle(const struct review_target *t, const char *marker, const char *payload, long long mine,
+		   enum review_outcome *outcome, size_t *removed, char **note)
+{
+	struct ours o;
+	char *why = NULL;
+	if (find(t, marker, &o, &why))
+		*note = why;
+	else if (o.n && !keep_oldest(t, &o, payload, mine, removed, note) && o.id[0] != mine)
+		*outcome = REVIEW_UPDATED; /* the other job's, now with this run's text */
+	free(o.id);
+}
+
+int review_comment_put(const struct review_target *t, const char *marker, const char *body, int create,
+		       enum review_outcome *outcome, size_t *removed, char **note, char **err)
+{
+	struct ours o;
 	*note = NULL;
-	int found = find(t, marker, &id, err);
-	if (found < 0)
+	*removed = 0;
+	if (find(t, marker, &o, err)) {
+		free(o.id);
 		return -1;
-	if (!found && !create) {
+	}
+	if (!o.n && !create) {
 		*outcome = REVIEW_SKIPPED;
 		return 0;
 	}
 	json_t *j = json_pack("{s:s}", "body", body);
-	if (!j)
+	if (!j) {
+		free(o.id);
 		return bm_error(err, "the comment is not valid UTF-8");
-	char *payload = json_dumps(j, JSON_COMPACT), *answer = NULL;
+	}
+	char *payload = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	int rc = -1;
-	if (found) {
-		char *url = t->site->update(t, id);
-		rc = call(t, t->site->update_method, url, payload, 200, &answer, NULL, note);
-		free(url);
+	if (o.n) {
+		rc = keep_oldest(t, &o, payload, 0, removed, note);
 		*outcome = REVIEW_UPDATED;
 	}
 	if (rc) {
 		/* Not found, or the update was refused (a comment locked, or
 		 * made read-only): a new one, never a failed check. */
-		char *url = t->site->create(t);
-		rc = call(t, "POST", url, payload, 201, &answer, NULL, err);
-		free(url);
-		*outcome = found ? REVIEW_REPLACED : REVIEW_CREATED;
+		long long mine;
+		rc = create_one(t, payload, &mine, err);
+		*outcome = o.n ? REVIEW_REPLACED : REVIEW_CREATED;
+		if (!rc && !o.n)
+			settle(t, marker, payload, mine, outcome, removed, note);
 	}
+	free(o.id);
 	free(payload);
-	free(answer);
 	return rc;
 }

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The one comment bm-check keeps on a pull request (GitHub) or a merge
  * request (GitLab): created the first time, updated every time after,
- * never a second one.  It is found again by a hidden marker that names
- * the project, on the first line of a comment written by the identity
- * bm-check posts as: a marker in anyone else's comment (or anywhere else
- * in a comment) is ignored, so nobody can make bm-check overwrite their
- * text or fail by refusing an edit.  Through the host's REST API
- * (rest.h). */
+ * never a second one (jobs that create one at once keep the oldest).  It
+ * is found again by a hidden marker that names the project, on the first
+ * line of a comment written by the identity bm-check posts as: a marker
+ * in anyone else's comment (or anywhere else in a comment) is ignored, so
+ * nobody can make bm-check overwrite their text or fail by refusing an
+ * edit.  Through the host's REST API (rest.h). */
 #ifndef BM_REVIEW_COMMENT_H
 #define BM_REVIEW_COMMENT_H
+
+#include <stddef.h>
 
 /* Where the comment goes, from the CI's environment. */
 struct review_target {
@@ -54,18 +56,22 @@ char *review_marker(const char *project);
 /* What review_comment_put did. */
 enum review_outcome {
 	REVIEW_CREATED,
-	REVIEW_UPDATED,
+	REVIEW_UPDATED, /* also: created, then found another job's older one */
 	REVIEW_REPLACED, /* the host refused to update bm's comment: a new one */
 	REVIEW_SKIPPED,  /* none to update, and create was 0 */
 };
 
 /* Puts body (whose first line is marker) as bm's comment: updates bm's
- * comment with marker when there is one (a refused update creates a new
- * one instead), else creates one when create is nonzero.  t's identity
+ * oldest comment with marker when there is one (a refused update creates
+ * a new one instead), else creates one when create is nonzero, then looks
+ * again: jobs running at once may each have created one.  Either way the
+ * oldest is kept, holding body, and bm's other comments with marker
+ * (*removed of them) are deleted -- never anyone else's.  t's identity
  * must be known (review_whoami).  *note, when set (newly allocated), says
- * why an update was refused.  Returns 0 with *outcome, or -1 with *err
- * (the host's answer). */
+ * why an update was refused, or why bm's other comments could not all be
+ * deleted (the next run tries again).  Returns 0 with *outcome, or -1
+ * with *err (the host's answer). */
 int review_comment_put(const struct review_target *t, const char *marker, const char *body, int create,
-		       enum review_outcome *outcome, char **note, char **err);
+		       enum review_outcome *outcome, size_t *removed, char **note, char **err);
 
 #endif

@@ -148,10 +148,10 @@ pr_env() {
 # shellcheck disable=SC2046
 check_eq "the pull request, slower than main: the check job exits 1" 1 "$(measure_then_check pr1 $(pr_env "$m1"))"
 check_eq "... the check job checked out the merge commit" "$m1" "$(git -C "$scratch/pr1-check/ws" rev-parse HEAD)"
-check_eq "... GitHub got the status on the pull request's head, then the comments listed and one created" \
-	"POST /repos/o/r/statuses/$c2 HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1|POST /repos/o/r/issues/7/comments HTTP/1.1" \
-	"$(last_requests 3)"
-status_req=$(request_files | tail -n 3 | head -n 1)
+check_eq "... GitHub got the status on the pull request's head, then the comments listed, one created, listed again" \
+	"POST /repos/o/r/statuses/$c2 HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1|POST /repos/o/r/issues/7/comments HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1" \
+	"$(last_requests 4)"
+status_req=$(request_files | tail -n 4 | head -n 1)
 check "... the status says failure" grep -q '"state":"failure"' "$scratch/host/$status_req"
 run_id=$(json_get "$scratch/repo/bm-report.json" '$j->{run_id}')
 check "... and links to the report of the run it uploaded (a matrix's jobs each check their own)" \
@@ -159,7 +159,7 @@ check "... and links to the report of the run it uploaded (a matrix's jobs each 
 check "... the comment is the summary, with the dashboard's link and the marker" \
 	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $r = <$f>; $r =~ s/^.*?\r\n\r\n//s;
 		my $b = decode_json($r)->{body}; exit !($b =~ /^### bm: regression/m && $b =~ m{\(http://127\.0\.0\.1:\d+/projects/app/commits/} && $b =~ /<!-- bm-check: app/)' \
-	"$scratch/host/$(request_files | tail -n 1)"
+	"$scratch/host/$(request_files | tail -n 2 | head -n 1)"
 check "... and the job summary says regression" grep -q '^### bm: regression' "$scratch/pr1-check/summary.md"
 
 # A second push to the pull request: the same comment, updated.

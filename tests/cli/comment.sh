@@ -5,10 +5,12 @@
 # every later one, found again by its hidden marker among the others (on
 # any page) -- only in a comment written by the identity bm-check posts as,
 # so that nobody can have theirs overwritten or make the check fail; a
-# refused update gives a new comment; the modes always, on-change and
-# never; names that would read as mentions, links, emoji or markup; exit
-# codes as without it; every request checked as a fake host
-# (tests/cli/fake_host.pl) recorded it.
+# refused update gives a new comment; a duplicate of bm's (another job's
+# made at the same time, an older bm's) is deleted, the oldest kept with
+# the newest text; the modes always, on-change and never; names that
+# would read as mentions, links, emoji or markup; exit codes as without
+# it; every request checked as a fake host (tests/cli/fake_host.pl)
+# recorded it.
 . "$(dirname "$0")/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
 cd "$scratch" || exit 1
@@ -39,9 +41,11 @@ since() {
 count() {
 	requests | wc -l | tr -d ' '
 }
-# last_body: the JSON body of the last request.
+# last_body: the JSON body of the last request that wrote a comment.
 last_body() {
-	f=$(ls host | grep '^request\.' | sort -t. -k2 -n | tail -n 1)
+	f=$(for f in $(ls host | grep '^request\.' | sort -t. -k2 -n); do
+		head -n 1 "host/$f" | grep -q '^\(POST\|PATCH\|PUT\) ' && echo "$f"
+	done | tail -n 1)
 	sed '1,/^.$/d' "host/$f" >body.json
 	json_get body.json '$j->{body}'
 }
@@ -56,6 +60,10 @@ writers() {
 # own THREAD_SUFFIX WRITER: the id of WRITER's last comment in a thread.
 own() {
 	json_get host/comments.json "my (\$k) = grep { m{$1\$} } keys %\$j; my @c = grep { \$_->{by} eq '$2' } @{\$j->{\$k}}; \$c[-1]{id}"
+}
+# ids THREAD_SUFFIX WRITER: the ids of WRITER's comments in a thread, in order.
+ids() {
+	json_get host/comments.json "my (\$k) = grep { m{$1\$} } keys %\$j; join ' ', map { \$_->{id} } grep { \$_->{by} eq '$2' } @{\$j->{\$k}}"
 }
 # as TOKEN PATH BODY: a comment posted by someone else, straight to the host.
 as() {
@@ -80,8 +88,8 @@ check "... naming the modes" grep -q "^bm-check: --comment takes always, on-chan
 # -- GitHub: who the token is, then created, then updated --
 export GITHUB_REF=refs/pull/7/merge
 check_eq "a regression with --comment: exit 1, as without" 1 "$(bmc --head slower.json --comment)"
-check_eq "who the token is asked, the comments listed, then one created" \
-	"GET /user HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1|POST /repos/o/r/issues/7/comments HTTP/1.1" \
+check_eq "who the token is asked, the comments listed, one created, then listed again (another job's?)" \
+	"GET /user HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1|POST /repos/o/r/issues/7/comments HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1" \
 	"$(since 0)"
 check "with the token" grep -q "^Authorization: Bearer t.$" host/request.3
 last_body >first.md
@@ -91,7 +99,7 @@ check "bm-check says what it did" grep -q "^bm-check: created the comment on Git
 check_eq "an improvement: exit 0" 0 "$(bmc --head faster.json --comment)"
 check_eq "the second run updates the same comment" \
 	"GET /user HTTP/1.1|GET /repos/o/r/issues/7/comments?per_page=100&page=1 HTTP/1.1|PATCH /repos/o/r/issues/comments/1001 HTTP/1.1" \
-	"$(since 3)"
+	"$(since 4)"
 last_body >second.md
 check "... with the new summary" grep -q '^### bm: improvement' second.md
 check "bm-check says it updated it" grep -q "^bm-check: updated the comment on GitHub pull request #7$" err
@@ -111,7 +119,7 @@ approved" "$(comment 1002)|$(comment 1003)"
 export GITHUB_REF=refs/pull/8/merge
 as mallory /repos/o/r/issues/8/comments '<!-- bm-check: offline -->' >/dev/null
 check_eq "a pull request where only mallory's comment has the marker: exit 1" 1 "$(bmc --head slower.json --comment)"
-check_eq "... bm creates its own" "POST /repos/o/r/issues/8/comments HTTP/1.1" "$(requests | tail -n 1)"
+check_eq "... bm creates its own" "POST /repos/o/r/issues/8/comments HTTP/1.1" "$(requests | grep -v '^GET' | tail -n 1)"
 check_eq "... beside hers" "someone mallory bm-bot" "$(writers issues/8/comments)"
 n=$(count)
 as mallory /repos/o/r/issues/8/comments 'a later one
@@ -168,11 +176,48 @@ check_eq "... no comment created" "GET /user HTTP/1.1|GET /repos/o/r/issues/11/c
 	"$(since "$n")"
 check "... and why" grep -q "^bm-check: no benchmark changed past its threshold: no comment on GitHub pull request #11 (--comment=on-change)$" err
 check_eq "--comment=on-change, a regression: exit 1" 1 "$(bmc --head slower.json --comment=on-change)"
-check_eq "... created" "POST" "$(requests | tail -n 1 | cut -d' ' -f1)"
+check_eq "... created" "POST" "$(requests | grep -v '^GET' | tail -n 1 | cut -d' ' -f1)"
 check_eq "--comment=on-change, back to nothing changed: exit 0" 0 "$(bmc --head same.json --comment=on-change)"
 check_eq "... the comment is updated all the same (it never goes stale)" "PATCH" "$(requests | tail -n 1 | cut -d' ' -f1)"
 last_body >same.md
 check "... and says neutral" grep -q '^### bm: neutral' same.md
+
+# -- one comment of bm's, whatever else made one --
+# An older bm (or a job running at the same time) left two comments of
+# bm's with the marker: the next run updates the oldest and deletes the
+# other; mallory's, with the marker too, stays as she wrote it.
+export GITHUB_REF=refs/pull/13/merge
+as t /repos/o/r/issues/13/comments '<!-- bm-check: offline -->
+old verdict' >/dev/null
+as mallory /repos/o/r/issues/13/comments '<!-- bm-check: offline -->' >/dev/null
+as t /repos/o/r/issues/13/comments '<!-- bm-check: offline -->
+old verdict, again' >/dev/null
+oldest=$(ids issues/13/comments bm-bot | cut -d' ' -f1)
+newer=$(ids issues/13/comments bm-bot | cut -d' ' -f2)
+n=$(count)
+check_eq "two comments of bm's already there: exit 0" 0 "$(bmc --head faster.json --comment)"
+check_eq "... the oldest updated, the other deleted" \
+	"GET /user HTTP/1.1|GET /repos/o/r/issues/13/comments?per_page=100&page=1 HTTP/1.1|PATCH /repos/o/r/issues/comments/$oldest HTTP/1.1|DELETE /repos/o/r/issues/comments/$newer HTTP/1.1" \
+	"$(since "$n")"
+check_eq "... one of bm's left, the oldest, with the new verdict; mallory's as she wrote it" \
+	"someone bm-bot mallory|$oldest|1|<!-- bm-check: offline -->" \
+	"$(writers issues/13/comments)|$(ids issues/13/comments bm-bot)|$(comment "$oldest" | grep -c '^### bm: improvement')|$(comment "$(own issues/13/comments mallory)")"
+check "... and said" grep -q "^bm-check: deleted 1 more comment of bm's (of jobs that ran at the same time, or an older bm)$" err
+# Another job found none either and created its own just before this one
+# did (the fake host plants it): looking again after creating, this run
+# puts its text in that one, the older, and deletes its own.
+export GITHUB_REF=refs/pull/14/merge
+printf '<!-- bm-check: offline -->\nthe other job\n' >host/plant
+n=$(count)
+check_eq "another job creates bm's comment at the same time: exit 1" 1 "$(bmc --head slower.json --comment)"
+other=$(ids issues/14/comments bm-bot | cut -d" " -f1)
+check_eq "... this run creates its own, lists again, updates the other job's (the older) and deletes its own" \
+	"GET /repos/o/r/issues/14/comments?per_page=100&page=1 HTTP/1.1|POST /repos/o/r/issues/14/comments HTTP/1.1|GET /repos/o/r/issues/14/comments?per_page=100&page=1 HTTP/1.1|PATCH /repos/o/r/issues/comments/$other HTTP/1.1|DELETE /repos/o/r/issues/comments/$((other + 1)) HTTP/1.1" \
+	"$(since $((n + 1)))"
+check_eq "... one comment of bm's left, with this run's verdict" "someone bm-bot|1" \
+	"$(writers issues/14/comments)|$(comment "$other" | grep -c '^### bm: regression')"
+check_eq "... and said" "bm-check: updated the comment on GitHub pull request #14|bm-check: deleted 1 more comment of bm's (of jobs that ran at the same time, or an older bm)" \
+	"$(grep '^bm-check: \(updated\|deleted\)' err | tr '\n' '|' | sed 's/|$//')"
 
 # -- names that read as themselves --
 export GITHUB_REF=refs/pull/12/merge
@@ -211,20 +256,43 @@ export GITLAB_CI=true CI_API_V4_URL="$host/api/v4" CI_PROJECT_ID=42 CI_MERGE_REQ
 check_eq "GitLab without a token: exit 2" 2 "$(bmc --head slower.json --comment)"
 check "... naming BM_GITLAB_TOKEN" grep -q "BM_GITLAB_TOKEN" err
 export BM_GITLAB_TOKEN=mallory
+# as_gitlab TOKEN MR BODY: a note posted straight to the host.
 as_gitlab() {
-	curl -s -o /dev/null -w '%{http_code}' -H "PRIVATE-TOKEN: mallory" -H 'Content-Type: application/json' \
-		--data '{"body":"<!-- bm-check: offline -->"}' "$host/api/v4/projects/42/merge_requests/5/notes"
+	curl -s -o /dev/null -w '%{http_code}' -H "PRIVATE-TOKEN: $1" -H 'Content-Type: application/json' \
+		--data "$(perl -MJSON::PP -e 'print encode_json({body => $ARGV[0]})' "$3")" \
+		"$host/api/v4/projects/42/merge_requests/$2/notes"
 }
-check_eq "mallory plants a note with the marker" 201 "$(as_gitlab)"
+check_eq "mallory plants a note with the marker" 201 "$(as_gitlab mallory 5 '<!-- bm-check: offline -->')"
 export BM_GITLAB_TOKEN=g
 n=$(count)
 check_eq "GitLab: exit 1 on the regression" 1 "$(bmc --head slower.json --comment)"
 check_eq "GitLab: bm-check --comment again" 0 "$(bmc --head faster.json --comment)"
-check_eq "who the token is, the notes listed, one created (not mallory's updated), then updated" \
-	"GET /api/v4/user HTTP/1.1|GET /api/v4/projects/42/merge_requests/5/notes?per_page=100&page=1&sort=asc HTTP/1.1|POST /api/v4/projects/42/merge_requests/5/notes HTTP/1.1|GET /api/v4/user HTTP/1.1|GET /api/v4/projects/42/merge_requests/5/notes?per_page=100&page=1&sort=asc HTTP/1.1|PUT /api/v4/projects/42/merge_requests/5/notes/$(own merge_requests/5/notes bm-bot) HTTP/1.1" \
+check_eq "who the token is, the notes listed, one created (not mallory's updated) and listed again, then updated" \
+	"GET /api/v4/user HTTP/1.1|GET /api/v4/projects/42/merge_requests/5/notes?per_page=100&page=1&sort=asc HTTP/1.1|POST /api/v4/projects/42/merge_requests/5/notes HTTP/1.1|GET /api/v4/projects/42/merge_requests/5/notes?per_page=100&page=1&sort=asc HTTP/1.1|GET /api/v4/user HTTP/1.1|GET /api/v4/projects/42/merge_requests/5/notes?per_page=100&page=1&sort=asc HTTP/1.1|PUT /api/v4/projects/42/merge_requests/5/notes/$(own merge_requests/5/notes bm-bot) HTTP/1.1" \
 	"$(since "$n")"
 check "with GitLab's token header" grep -q "^PRIVATE-TOKEN: g.$" "host/request.$((n + 3))"
 check "bm-check says it updated the note" grep -q "^bm-check: updated the comment on GitLab merge request #5$" err
 check_eq "... the system note, someone's, mallory's, bm's" "someone someone mallory bm-bot" "$(writers merge_requests/5/notes)"
+
+# GitLab: another job's note at the same time, then one more of bm's.
+export CI_MERGE_REQUEST_IID=6
+printf '<!-- bm-check: offline -->\nthe other job\n' >host/plant
+n=$(count)
+check_eq "GitLab: another job creates bm's note at the same time: exit 1" 1 "$(bmc --head slower.json --comment)"
+other=$(ids merge_requests/6/notes bm-bot | cut -d" " -f1)
+check_eq "... this run creates its own, lists again, updates the other job's (the older) and deletes its own" \
+	"POST /api/v4/projects/42/merge_requests/6/notes HTTP/1.1|GET /api/v4/projects/42/merge_requests/6/notes?per_page=100&page=1&sort=asc HTTP/1.1|PUT /api/v4/projects/42/merge_requests/6/notes/$other HTTP/1.1|DELETE /api/v4/projects/42/merge_requests/6/notes/$((other + 1)) HTTP/1.1" \
+	"$(since $((n + 2)))"
+check_eq "... one note of bm's left, with this run's verdict" "1" "$(comment "$other" | grep -c '^### bm: regression')"
+as_gitlab g 6 '<!-- bm-check: offline -->
+left by an older bm' >/dev/null
+newer=$(own merge_requests/6/notes bm-bot)
+n=$(count)
+check_eq "GitLab: two notes of bm's: exit 0" 0 "$(bmc --head faster.json --comment)"
+check_eq "... the oldest updated, the other deleted" \
+	"PUT /api/v4/projects/42/merge_requests/6/notes/$other HTTP/1.1|DELETE /api/v4/projects/42/merge_requests/6/notes/$newer HTTP/1.1" \
+	"$(since $((n + 2)))"
+check_eq "... the system note, someone's, bm's: with the new verdict" "someone someone bm-bot|1" \
+	"$(writers merge_requests/6/notes)|$(comment "$other" | grep -c '^### bm: improvement')"
 
 done_testing

@@ -7,6 +7,7 @@
 # another's), one comment showing both, the worst on top.  The shards of a
 # suite on one platform: one section, one context, the failure of either.
 # A job that uploads while another publishes: the other publishes again.
+# The jobs of a commit at once, on a slow host: one comment all the same.
 # Projects whose names differ only in punctuation keep a comment each; a
 # marker inside a benchmark's name is not a comment's marker.
 . "$(dirname "$0")/lib.sh"
@@ -156,5 +157,47 @@ check_eq "app's comment holds other's marker in a name; other gets a comment of 
 	"<!-- bm-check: app -->|<!-- bm-check: other -->" \
 	"$(bm_comments 11 | grep '^<!-- bm-check' | tr '\n' '|' | sed 's/|$//')"
 check "... app's comment shows the name as code" grep -qF '`<!-- bm-check: other -->`' host/comments.json
+
+# -- the jobs of a commit at once, on a slow host --
+# 0.5 s a request: both jobs list the comments before either has created
+# one, so each creates its own; each then lists them again, keeps the
+# oldest with its own text and deletes the others.  Whatever the order,
+# the pull request ends with one comment of bm's, and a later push
+# updates that one.
+bm_count() {
+	json_get host/comments.json "scalar grep { \$_->{by} eq 'bm-bot' } @{\$j->{'/repos/o/r/issues/$1/comments'} // []}"
+}
+# at_once SHA PR SPEEDS_X86 SPEEDS_ARM: both platforms' runs uploaded,
+# then both jobs' checks at once.
+at_once() {
+	make_report "$1-x86.json" topic "$1" 2026-11-07T10:00:00Z $m0 "$3" pr="$2" base=main warm=1 run_id="$1-x86"
+	make_report "$1-arm.json" topic "$1" 2026-11-07T10:00:00Z $m0 "$4" pr="$2" base=main arch=aarch64 warm=1 \
+		run_id="$1-arm"
+	up "$tok_app" app "$1-x86.json"
+	up "$tok_app" app "$1-arm.json"
+	jobs=
+	for p in x86 arm; do
+		GITHUB_REF="refs/pull/$2/merge" "$BM_CHECK" --server "$server_url" --project app --commit "$1" --pr "$2" \
+			--run "$1-$p" --comment --github-status >"out.$p" 2>"err.$p" &
+		jobs="$jobs $!"
+	done
+	# shellcheck disable=SC2086
+	wait $jobs
+}
+echo 0.5 >host/delay
+for round in 1 2 3; do
+	c=bbbb00000000000000000000000000000000010$round
+	at_once $c "2$round" 70,100 100,100
+	check_eq "round $round: two jobs of a commit at once, on a slow host: one comment of bm's" 1 "$(bm_count "2$round")"
+	check_eq "... showing both platforms' runs of the commit, the regression on top" \
+		"### bm: regression (-30.00%)|2" \
+		"$(bm_comments "2$round" | sed -n 2p)|$(bm_comments "2$round" | grep -c "commits/$c?pr=2$round&run=")"
+done
+c=bbbb000000000000000000000000000000000201
+at_once $c 21 130,130 130,130
+check_eq "a later push to round 1's pull request, both jobs at once: still one comment of bm's" 1 "$(bm_count 21)"
+check_eq "... showing the new commit's verdict and runs" "### bm: improvement (+30.00%)|2" \
+	"$(bm_comments 21 | sed -n 2p)|$(bm_comments 21 | grep -c "commits/$c?pr=21&run=")"
+rm host/delay
 
 done_testing

@@ -5,13 +5,18 @@
 # is (GET /user, /api/v4/user), comments of pull requests
 # (/repos/O/R/issues/N/comments, .../issues/comments/ID) and notes of merge
 # requests (/api/v4/projects/P/merge_requests/N/notes[/ID]), listed 100 a
-# page, created, updated (by their writer only), each with its writer
-# (GitHub's "user", GitLab's "author"); commit statuses
+# page, created, updated and deleted (by their writer only), each with its
+# writer (GitHub's "user", GitLab's "author"); commit statuses
 # (/repos/O/R/statuses/SHA), created.  Every request is recorded, as
 # received, in DIR/request.N; DIR/comments.json is every thread as it
 # stands after each request.  A script DIR/hook, when there is one, is run
 # (then removed) when a comment is next created or updated, before the
-# host answers: what another CI job does meanwhile.
+# host answers: what another CI job does meanwhile.  DIR/plant, when there
+# is one, is the body of a comment of bm-bot's that is added (then the
+# file removed) just before the next comment is created: another job's,
+# created at the same time.  DIR/delay, when there is one, is the seconds
+# the host waits before it answers each request (one at a time): a slow
+# host, on which CI jobs running at once interleave.
 #
 # Tokens: "t", "gh-token", "g" and "gl-token" are the user bm-bot (id 77);
 # "mallory" is the user mallory (id 666); "integration" is an app's
@@ -19,11 +24,13 @@
 # (403) and what it writes is github-actions[bot]'s.  Any other token: 401.
 # Each thread starts with one comment of someone else's (GitLab's also
 # with a system note); repository o/busy's with 150; o/forbidden refuses
-# every write; o/locked refuses updates (a locked conversation).
+# every write; o/locked refuses updates and deletions (a locked
+# conversation).
 use strict;
 use warnings;
 use File::Basename qw(dirname);
 use JSON::PP;
+use Time::HiRes qw(sleep);
 use lib dirname(__FILE__);
 use fake_http;
 
@@ -63,8 +70,9 @@ sub thread {
 }
 sub answer {
 	my ($c, $status, $data) = @_;
-	my $body = encode_json($data);
-	my %text = (200 => "OK", 201 => "Created", 401 => "Unauthorized", 403 => "Forbidden", 404 => "Not Found");
+	my $body = defined $data ? encode_json($data) : "";
+	my %text = (200 => "OK", 201 => "Created", 204 => "No Content", 401 => "Unauthorized", 403 => "Forbidden",
+		404 => "Not Found");
 	print $c "HTTP/1.1 $status $text{$status}\r\nContent-Type: application/json\r\nContent-Length: ", length($body),
 		"\r\nConnection: close\r\n\r\n", $body;
 }
@@ -79,6 +87,10 @@ sub save {
 while (my $c = $srv->accept) {
 	my ($req, $body) = fake_http::read_request($c);
 	fake_http::record($dir, ++$n, $req, $body);
+	if (open my $d, "<", "$dir/delay") {
+		my $s = <$d>;
+		sleep($s) if $s && $s =~ /^[0-9.]+$/;
+	}
 	my ($method, $path) = $req =~ /^(\S+) (\S+)/;
 	my ($route, $query) = split /\?/, $path, 2;
 	my %q = map { split /=/, $_, 2 } split /&/, $query // "";
@@ -108,6 +120,12 @@ while (my $c = $srv->accept) {
 		} elsif ($method eq "POST" && $repo eq "o/forbidden") {
 			answer($c, 403, { message => "Resource not accessible by integration" });
 		} elsif ($method eq "POST") {
+			if (open my $p, "<", "$dir/plant") {
+				my $other = { id => $next_id++, body => do { local $/; <$p> }, by => $users{t} };
+				push @$list, $other;
+				$where{ $other->{id} } = $other;
+				unlink "$dir/plant";
+			}
 			my $new = { id => $next_id++, body => $in->{body}, by => $me };
 			push @$list, $new;
 			$where{ $new->{id} } = $new;
@@ -118,11 +136,15 @@ while (my $c = $srv->accept) {
 	} elsif ($route =~ m{^/repos/[^/]+/[^/]+/statuses/[0-9a-f]{40}$} && $method eq "POST") {
 		answer($c, 201, { id => 1, state => $in->{state}, context => $in->{context} });
 	} elsif ($route =~ m{^(?:/repos/([^/]+/[^/]+)/issues/comments|/api/v4/projects/\w+/merge_requests/\d+/notes)/(\d+)$}
-		 && ($method eq "PATCH" || $method eq "PUT") && $where{$2}) {
+		 && ($method eq "PATCH" || $method eq "PUT" || $method eq "DELETE") && $where{$2}) {
 		my ($repo, $id) = ($1 // "", $2);
 		if ($repo eq "o/locked" || $where{$id}{by}{id} != $me->{id}) {
 			answer($c, 403, { message => $repo eq "o/locked" ? "Unable to update: the conversation is locked"
 				: "You can only edit your own comments" });
+		} elsif ($method eq "DELETE") {
+			@$_ = grep { $_->{id} != $id } @$_ for values %threads;
+			delete $where{$id};
+			answer($c, 204, undef);
 		} else {
 			$where{$id}{body} = $in->{body};
 			answer($c, 200, shown($where{$id}, $gitlab));
