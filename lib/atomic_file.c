@@ -6,11 +6,13 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -155,14 +157,64 @@ static struct atomic_file *descriptor(struct atomic_file *af, int fd, char **err
 	return af;
 }
 
+/* Removes the temporary files beside target that writers who died left
+ * (killed while they worked): this user's regular files that no process
+ * holds locked, as a live writer holds its own (locked_temporary).  The
+ * lock is held while a file goes, and the name checked to be still that
+ * file's, so that two of these never remove a live writer's either. */
+static void remove_dead_temporaries(const char *target)
+{
+	char *dir = directory_of(target);
+	const char *slash = strrchr(target, '/');
+	char *prefix = xasprintf("%s.tmp.", slash ? slash + 1 : target);
+	size_t len = strlen(prefix);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, len) != 0 || strlen(e->d_name) != len + 6)
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st, named;
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0 && fstatat(dirfd(d), e->d_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    named.st_ino == st.st_ino && named.st_dev == st.st_dev)
+			unlinkat(dirfd(d), e->d_name, 0);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(dir);
+}
+
+/* mkostemp's file at template, locked (flock) for as long as it is open:
+ * a later writer of the same path knows it for a live one's.  One that
+ * remove_dead_temporaries took before the lock is gone: made again. */
+static int locked_temporary(char *template)
+{
+	size_t len = strlen(template);
+	for (;;) {
+		/* Close-on-exec: bm-run starts programs while its report is open. */
+		int fd = mkostemp(template, O_CLOEXEC);
+		struct stat st;
+		/* Where flock is not supported, the file goes unlocked (and a
+		 * later writer cannot take a lock either). */
+		if (fd < 0 || flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0 || st.st_nlink > 0)
+			return fd;
+		close(fd);
+		memcpy(template + len - 6, "XXXXXX", 6);
+	}
+}
+
 /* The temporary file beside af->target, with the permissions (and, where
  * allowed, the owner) of the file it replaces: mkostemp makes it private,
  * but a new report is as readable as any file the user creates. */
 static struct atomic_file *temporary(struct atomic_file *af, const struct stat *old, char **err)
 {
+	remove_dead_temporaries(af->target);
 	af->tmp = xasprintf("%s.tmp.XXXXXX", af->target);
-	/* Close-on-exec: bm-run starts programs while its report is open. */
-	int fd = mkostemp(af->tmp, O_CLOEXEC);
+	int fd = locked_temporary(af->tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(af->tmp);

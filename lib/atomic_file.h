@@ -6,7 +6,10 @@
  *   written goes to a temporary file beside it (PATH.tmp.XXXXXX), which is
  *   flushed, synced and renamed over it only when everything succeeded, so
  *   a full disk or a crash never leaves a half-written file behind; the
- *   directory is synced after the rename.  An existing file keeps its
+ *   directory is synced after the rename.  The temporary file is locked
+ *   (flock) while it is open, and one that a writer killed meanwhile left
+ *   (this user's, that no process holds locked) is removed by the next
+ *   writer of PATH; a live writer's never is.  An existing file keeps its
  *   permission bits (not set-id bits) and, where allowed (root), its owner
  *   and group; one the user may not write is refused as `echo > file`
  *   would; a hard link to it is broken, as by any rename;

@@ -4,10 +4,11 @@
 #include "gbench_json.h"
 
 #include "error.h"
-#include "json_load.h"
+#include "xalloc.h"
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -155,18 +156,31 @@ static int read_runs(json_t *j, const char *name, gbench_run_fn *each, void *ctx
 	return rc;
 }
 
-int gbench_json_read(const char *data, size_t size, const char *name, gbench_run_fn *each, void *ctx,
-		     char **err)
+/* A report the suite did not finish, as the size bytes at data end: its
+ * runs so far (it writes each benchmark's whole, then flushes), without
+ * the "]}" it closes them with at its end; or NULL. */
+static json_t *load_unfinished(const char *data, size_t size)
+{
+	static const char end[] = "]}";
+	char *text = xmalloc(size + sizeof end - 1);
+	memcpy(text, data, size);
+	memcpy(text + size, end, sizeof end - 1);
+	json_t *j = json_loadb(text, size + sizeof end - 1, JSON_REJECT_DUPLICATES, NULL);
+	free(text);
+	return j;
+}
+
+int gbench_json_read(const char *data, size_t size, const char *name, int *unfinished, gbench_run_fn *each,
+		     void *ctx, char **err)
 {
 	json_error_t je;
 	json_t *j = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
+	if (unfinished) {
+		*unfinished = 0;
+		if (!j && (j = load_unfinished(data, size)))
+			*unfinished = 1;
+	}
 	if (!j)
 		return bm_error(err, "%s:%d:%d: %s", name, je.line, je.column, je.text);
 	return read_runs(j, name, each, ctx, err);
-}
-
-int gbench_json_read_path(const char *path, gbench_run_fn *each, void *ctx, char **err)
-{
-	json_t *j = json_load_path(path, JSON_REJECT_DUPLICATES, err);
-	return j ? read_runs(j, path, each, ctx, err) : -1;
 }

@@ -37,11 +37,12 @@ struct gbench_run {
 typedef int gbench_run_fn(const struct gbench_run *run, void *ctx, char **err);
 
 /* Reads the size bytes at data, the file called name (for messages), and
- * calls each for every run.  Returns 0, each's non-zero return, or -1
- * with *err set ("x.json:3:5: ...", "x.json: benchmarks: missing"). */
-int gbench_json_read(const char *data, size_t size, const char *name, gbench_run_fn *each, void *ctx,
-		     char **err);
-/* The same from the file at path, read through json_load (bounded). */
-int gbench_json_read_path(const char *path, gbench_run_fn *each, void *ctx, char **err);
+ * calls each for every run.  With unfinished not NULL, a report the suite
+ * did not finish (it ended during a benchmark: its runs so far, then
+ * nothing) is read too, and *unfinished says whether it was one.  Returns
+ * 0, each's non-zero return, or -1 with *err set ("x.json:3:5: ...",
+ * "x.json: benchmarks: missing"). */
+int gbench_json_read(const char *data, size_t size, const char *name, int *unfinished, gbench_run_fn *each,
+		     void *ctx, char **err);
 
 #endif

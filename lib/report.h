@@ -96,7 +96,8 @@ struct bm_result {
 	char *name;
 	char *tag;   /* or NULL */
 	enum bm_status status;
-	char *reason; /* why it failed or was skipped, or NULL */
+	char *reason; /* why it failed or was skipped (an ok one's: how it was
+		       * measured, where that needs saying), or NULL */
 	/* The numbers; meaningful only when status is BM_STATUS_OK. */
 	struct bm_events events;
 	uint64_t cycles;

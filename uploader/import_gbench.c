@@ -131,7 +131,7 @@ static int parse(const char *data, size_t size, const char *name, struct bm_repo
 	struct state s = {.file = name, .names = strpool_new()};
 	struct import_ids *ids = import_ids_new();
 	report_init(r);
-	int rc = gbench_json_read(data, size, name, add_run, &s, err);
+	int rc = gbench_json_read(data, size, name, NULL, add_run, &s, err);
 	if (rc == 0 && s.ngroups == 0)
 		rc = bm_error(err, "%s: no benchmarks", name);
 	if (rc == 0)

@@ -12,6 +12,7 @@
 #include "dirs.h"
 #include "dynbuf.h"
 #include "elfinfo.h"
+#include "interrupt.h"
 #include "job_plan.h"
 #include "launcher.h"
 #include "libraries.h"
@@ -27,6 +28,7 @@
 #include "run_options.h"
 #include "runner.h"
 #include "sandbox.h"
+#include "scratch.h"
 #include "table.h"
 #include "virtual_cpu.h"
 #include "xalloc.h"
@@ -271,6 +273,7 @@ int main(int argc, char **argv)
 	char *err = NULL, *valgrind = NULL, *version = NULL, *engine_dir = NULL, *engine_env = NULL;
 	int status = 2;
 	log_take_progname(argv);
+	interrupt_catch();
 	report_init(&report);
 	int parsed = run_options_parse(argc, argv, &o);
 	if (parsed != 0) {
@@ -376,6 +379,8 @@ int main(int argc, char **argv)
 		report.stdin_bytes = input.bytes;
 		report.stdin_sha256 = xstrdup(input.sha256);
 	}
+	/* What runs killed before left in /tmp, before this one adds its own. */
+	scratch_sweep();
 	if (run_once(&js, &ro, &report, &o, &failed, &notes) < 0 || usage_errors(&js))
 		goto done;
 	if (o.verify) {
@@ -394,6 +399,9 @@ int main(int argc, char **argv)
 		if (r < 0)
 			goto done;
 	}
+	/* A signal after the runs: no table, no report either. */
+	if (interrupt_caught())
+		goto done;
 	if (!o.quiet) {
 		int whole = 0;
 		for (size_t i = 0; i < js.n; i++)
@@ -428,5 +436,6 @@ done:
 	free(o.globs);
 	free(o.filters);
 	free(o.env);
+	interrupt_exit();
 	return status;
 }

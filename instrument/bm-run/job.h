@@ -17,7 +17,8 @@ struct entry {
 	char *id;
 	enum entry_state state;
 	char *reason; /* why it failed or was skipped */
-	char *dump;   /* its callgrind file, when done */
+	char *dump;   /* its callgrind file, when done (a single-process run's
+		       * even when it failed) */
 	int pid;      /* private: the process measuring it (harness mode) */
 	int timed_out; /* private: bm-run killed that process */
 };

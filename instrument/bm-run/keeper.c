@@ -133,22 +133,53 @@ int keeper_kill_orphans(const struct keeper *k, int program, const char *argv0,
 	return end->left;
 }
 
-/* The keeper's life: the program's first process, its end, the sweep,
- * and one report (smaller than PIPE_BUF: written at once). */
-static void keeper(int fd, void (*run)(void *), void *arg, const char *argv0)
+static volatile sig_atomic_t program_pid, told_to_end;
+
+/* SIGTERM, which the keeper also gets when bm-run dies: the program (its
+ * process group, the benchmarks' processes in it) ends now, and the
+ * keeper then sweeps what it leaves as after any end. */
+static void end_program(int sig)
 {
-	/* bm-run ends the program on SIGINT; the keeper must live to sweep. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
+	(void)sig;
+	told_to_end = 1;
+	if (program_pid > 0) {
+		kill(-program_pid, SIGKILL);
+		kill(program_pid, SIGKILL); /* before it has a group of its own */
+	}
+}
+
+/* The keeper's life: the program's first process, its end, the sweep,
+ * and one report (smaller than PIPE_BUF: written at once).  bm_run is
+ * bm-run's pid. */
+static void keeper(int fd, void (*run)(void *), void *arg, const char *argv0, pid_t bm_run)
+{
+	/* A process group of its own, so that what ends bm-run's (a kill -9
+	 * of the group) leaves it alive to end the program; and bm-run's
+	 * death, however it comes, ends the program. */
+	setpgid(0, 0);
+	signal(SIGINT, SIG_IGN); /* bm-run ends the program on SIGINT */
+	struct sigaction sa = {.sa_handler = end_program};
+	sigaction(SIGTERM, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != bm_run)
+		_exit(1);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	pid_t pid = fork();
+	pid_t keeper_pid = getpid(), pid = fork();
 	if (pid == 0) {
+		/* Should the keeper itself be killed, so is the program. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != keeper_pid)
+			_exit(127);
 		close(fd);
 		run(arg);
 		_exit(127);
 	}
-	if (pid > 0)
+	if (pid > 0) {
 		setpgid(pid, pid);
+		program_pid = (int)pid;
+		if (told_to_end)
+			end_program(SIGTERM);
+	}
 	int child = (int)pid;
 	if (write(fd, &child, sizeof child) != sizeof child || pid < 0)
 		_exit(1);
@@ -167,10 +198,10 @@ int keeper_start(struct keeper *k, void (*run)(void *), void *arg,
 	int fds[2], child = -1;
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return bm_error(err, "cannot start Valgrind: %s", strerror(errno));
-	pid_t pid = fork();
+	pid_t bm_run = getpid(), pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		keeper(fds[1], run, arg, argv0);
+		keeper(fds[1], run, arg, argv0, bm_run);
 	}
 	int e = errno;
 	close(fds[1]);

@@ -5,7 +5,14 @@
  * descendant rather than init's, and is known to be this program's even
  * when several run at once.  When the program's first process ends, the
  * keeper kills (SIGKILL) and reaps every process still left, then tells
- * bm-run the wait status and what it had to kill. */
+ * bm-run the wait status and what it had to kill.
+ *
+ * Nothing outlives bm-run either.  The keeper is in a process group of
+ * its own, and gets SIGTERM when bm-run dies (PR_SET_PDEATHSIG), however
+ * it dies (kill -9 of it or of its group included); SIGTERM kills the
+ * program's process group at once, with the benchmarks' processes in it,
+ * and the sweep then ends what detached from it.  The program's first
+ * process (Valgrind) gets SIGKILL should the keeper itself die. */
 #ifndef BM_KEEPER_H
 #define BM_KEEPER_H
 

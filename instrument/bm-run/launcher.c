@@ -187,6 +187,9 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	int bm = m->engine == ENGINE_BM;
 	argv[n++] = xstrdup(valgrind);
 	argv[n++] = xstrdup(bm ? "--tool=bm" : "--tool=callgrind");
+	/* No gdbserver: its FIFOs in /tmp would outlive a Valgrind that
+	 * bm-run kills (past its timeout, left running, bm-run killed). */
+	argv[n++] = xstrdup("--vgdb=no");
 	/* The model's caches, pinned: the host's auto-detected ones never
 	 * enter a number. */
 	argv[n++] = xstrdup("--cache-sim=yes");

@@ -5,6 +5,7 @@
 #include "program_input.h"
 
 #include "error.h"
+#include "interrupt.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -70,8 +71,8 @@ static int copy_in(int from, const char *name, struct program_input *in, char **
 	for (;;) {
 		wait_readable(from, &said);
 		ssize_t n = read(from, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
+		if (n < 0 && errno == EINTR && !interrupt_caught())
+			continue; /* else bm-run ends of it (interrupt.h) */
 		if (n < 0)
 			return bm_error(err, "cannot read %s: %s", name, strerror(errno));
 		if (n == 0)

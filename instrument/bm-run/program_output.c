@@ -38,8 +38,21 @@ char *program_text(const char *line, const struct sandbox *sb, const char *progr
 	return out;
 }
 
+/* Whether a line is how Google Benchmark's header on standard error ends
+ * (its load average, then its warnings: a DEBUG build of the library, CPU
+ * frequency scaling), which it writes before its first benchmark. */
+static int gbench_header(const char *line)
+{
+	static const char *const ends[] = {"Load Average: ", "***WARNING*** "};
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+		if (strncmp(line, ends[i], strlen(ends[i])) == 0)
+			return 1;
+	return 0;
+}
+
 /* The last non-empty line of a file (at most 200 characters), newly
- * allocated, or NULL. */
+ * allocated, or NULL (also when it is Google Benchmark's header, which
+ * never says why a program failed). */
 char *program_last_line(const char *path, const struct sandbox *sb, const char *program)
 {
 	FILE *in = fopen(path, "r");
@@ -53,7 +66,7 @@ char *program_last_line(const char *path, const struct sandbox *sb, const char *
 	}
 	if (in)
 		fclose(in);
-	return *last ? program_text(last, sb, program) : NULL;
+	return *last && !gbench_header(last) ? program_text(last, sb, program) : NULL;
 }
 
 /* Valgrind's lines that say nothing about a failure: its banner, and the

@@ -13,7 +13,8 @@
  * allocated. */
 char *program_text(const char *line, const struct sandbox *sb, const char *program);
 /* The last non-empty line of a file (at most 200 characters), newly
- * allocated, or NULL. */
+ * allocated, or NULL (also when it is how Google Benchmark's header
+ * ends: its load average or its warnings, such as a DEBUG build's). */
 char *program_last_line(const char *path, const struct sandbox *sb, const char *program);
 /* Says what (log_error), then what the program wrote and what Valgrind
  * said about process pid (its last lines). */

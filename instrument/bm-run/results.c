@@ -409,15 +409,21 @@ size_t results_collect(struct bm_report *r, const struct job *jobs, size_t njobs
 			collect_symbols(r, job, jobs, njobs, m, with_profile, keep_dir);
 			continue;
 		}
-		if ((job->mode == MODE_GBENCH || job->mode == MODE_CATCH2) && job->nentries &&
-		    job->entries[0].state == ENTRY_DONE) {
-			int gbench = job->mode == MODE_GBENCH;
-			char *err = NULL, *report = xasprintf("%s/%s", job->sb.dir, gbench ? GBENCH_REPORT : CATCH2_REPORT);
-			if (gbench ? gbench_collect(r, report, job->entries[0].dump, m, keep_dir, add, &err)
-				   : catch2_collect(r, report, m, add, &err)) {
+		/* A Google Benchmark suite that failed keeps the benchmarks
+		 * it finished before. */
+		enum entry_state state = job->nentries ? job->entries[0].state : ENTRY_PLANNED;
+		if (job->mode == MODE_GBENCH && (state == ENTRY_DONE || state == ENTRY_FAILED)) {
+			char *err = NULL;
+			if (gbench_collect(r, job, m, keep_dir, add, &err))
 				fail(add(r, job->name), BM_STATUS_FAILED, err);
-				free(err);
-			}
+			free(err);
+			continue;
+		}
+		if (job->mode == MODE_CATCH2 && state == ENTRY_DONE) {
+			char *err = NULL, *report = xasprintf("%s/" CATCH2_REPORT, job->sb.dir);
+			if (catch2_collect(r, report, m, add, &err))
+				fail(add(r, job->name), BM_STATUS_FAILED, err);
+			free(err);
 			free(report);
 			continue;
 		}

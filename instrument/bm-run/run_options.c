@@ -66,7 +66,10 @@ static void usage(FILE *out, const struct run_options *o)
 		"                      as it runs (whole-process, symbol mode; default: what\n"
 		"                      bm-run reads on its own, when that is a file or a pipe;\n"
 		"                      else, and for libbm programs, /dev/null)\n"
-		"      --timeout SECONDS  fail a benchmark that runs longer (default: none)\n"
+		"      --timeout SECONDS  fail a benchmark that runs longer (default: none):\n"
+		"                      a libbm benchmark from its own start, not the\n"
+		"                      program's; in the other modes the program's whole\n"
+		"                      run under Valgrind, its start-up included\n"
 		"      --verify        run everything twice; fail on any difference\n"
 		"      --cold          measure each libbm benchmark on cold simulated caches\n"
 		"      --warm          measure it after an unmeasured first run, on the caches\n"
@@ -105,7 +108,8 @@ static void usage(FILE *out, const struct run_options *o)
 		"\n"
 		"Exit status: 0 when every benchmark ran, 1 when one failed (crashed, was\n"
 		"killed, timed out, exited non-zero) or --verify found a difference, 2 on\n"
-		"a usage or environment error.\n",
+		"a usage or environment error.  Ended by SIGINT, SIGTERM or SIGHUP, bm-run\n"
+		"ends its programs, removes its files and dies of that signal.\n",
 		model->id, model->frequency_hz / 1e9, virtual_cpu(CPU_DEFAULT)->name);
 }
 

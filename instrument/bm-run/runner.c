@@ -6,6 +6,7 @@
 
 #include "blame.h"
 #include "error.h"
+#include "interrupt.h"
 #include "keeper.h"
 #include "log.h"
 #include "path.h"
@@ -39,7 +40,7 @@ struct proc {
 	int control; /* our end of the control socket */
 	char buf[LINE_MAX_LEN];
 	size_t len;
-	double since;          /* when the current benchmark (or the process) started */
+	double since;          /* when the last benchmark (or the process) started */
 	struct entry *current; /* the benchmark running now (harness mode) */
 	struct entry *unreaped; /* the last benchmark started, until the program
 				 * says its next word: its process may still be
@@ -48,13 +49,6 @@ struct proc {
 	int ended;             /* "end" seen */
 	int execed;            /* it replaced itself with exec (see execed) */
 };
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
 
 static double now(void)
 {
@@ -267,7 +261,6 @@ static void handle_line(struct proc *p, char *line, const struct runner_options 
 		e->dump = xasprintf("%s/cg.%d.out.%d", job->sb.dir, e->pid, n > 0 ? n : 1);
 		entry_set(e, ENTRY_DONE, NULL);
 		p->current = NULL;
-		p->since = now();
 	} else if (strcmp(line, "fail") == 0) {
 		struct entry *e = job_entry(job, arg);
 		/* "exited with status N" from what the benchmark's process ran
@@ -282,7 +275,6 @@ static void handle_line(struct proc *p, char *line, const struct runner_options 
 		free(what);
 		free(why);
 		p->current = NULL;
-		p->since = now();
 	} else if (strcmp(line, "skip") == 0) {
 		entry_set(job_entry(job, arg), ENTRY_SKIPPED, rest ? rest : "skipped");
 	} else if (strcmp(line, "ask") == 0) {
@@ -336,12 +328,16 @@ static char *with_last_error(const struct job *job, const char *reason)
 	return why;
 }
 
-/* The dump callgrind wrote at the end of a symbol or whole-process run.
- * left: the processes the keeper had to kill, which fail it too. */
+/* The dump callgrind wrote at the end of a symbol or whole-process run
+ * (named even when the run failed: a Google Benchmark suite's parts
+ * before it hold the benchmarks it finished).  left: the processes the
+ * keeper had to kill, which fail it too. */
 static void finish_single(struct proc *p, char *reason, const char *left)
 {
 	struct job *job = p->job;
 	struct entry *e = &job->entries[0];
+	free(e->dump);
+	e->dump = xasprintf("%s/cg.%d.out", job->sb.dir, (int)p->pid);
 	if (reason || left) {
 		char *why = !reason			  ? xstrdup(left)
 			    : p->timed_out || p->execed ? xstrdup(reason)
@@ -350,8 +346,6 @@ static void finish_single(struct proc *p, char *reason, const char *left)
 		free(why);
 		return;
 	}
-	free(e->dump);
-	e->dump = xasprintf("%s/cg.%d.out", job->sb.dir, (int)p->pid);
 	entry_set(e, ENTRY_DONE, NULL);
 }
 
@@ -481,11 +475,23 @@ static void show_progress(const struct proc *procs, size_t nprocs, const struct 
 
 /* ---- the loop ---- */
 
+/* Whether p runs past the timeout.  In harness mode a benchmark's time is
+ * its own, from its "start" until the program has reaped its process: the
+ * program's start under Valgrind and the harness's work between benchmarks
+ * are no benchmark's, and are not limited.  In the other modes the program
+ * is the benchmark: its whole run under Valgrind (docs/bm-run.md). */
+static int past_timeout(const struct proc *p, const struct runner_options *o)
+{
+	if (o->timeout_s <= 0 || (p->job->mode == MODE_HARNESS && !p->unreaped))
+		return 0;
+	return now() - p->since > o->timeout_s;
+}
+
 /* Kills what ran too long: the benchmark's own process in harness mode
  * (the program then reports it and goes on), else the whole process. */
 static void enforce_timeout(struct proc *p)
 {
-	struct entry *e = p->current;
+	struct entry *e = p->unreaped;
 	if (e && e->pid > 0 && e->pid != p->pid) {
 		if (!e->timed_out) {
 			e->timed_out = 1;
@@ -531,9 +537,6 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 		if (jobs[j].mode != MODE_HARNESS)
 			job_entry(&jobs[j], jobs[j].name);
 	}
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	signal(SIGPIPE, SIG_IGN);
 	/* Orphans of a keeper that died become bm-run's, not init's. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -542,7 +545,7 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 	double started = now(), last_progress = 0;
 	int shown = 0;
 
-	while ((qlen > 0 || nprocs > 0) && !interrupted) {
+	while ((qlen > 0 || nprocs > 0) && !interrupt_caught()) {
 		while (qlen > 0 && nprocs < parallel) {
 			struct job *job = &jobs[queue[qhead]];
 			qhead = (qhead + 1) % (njobs + 1);
@@ -562,7 +565,7 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 			struct proc *p = &procs[i];
 			struct keeper_end end;
 			read_control(p, o);
-			if (o->timeout_s > 0 && now() - p->since > o->timeout_s)
+			if (past_timeout(p, o))
 				enforce_timeout(p);
 			if (!keeper_poll(&p->keeper, &end, 0)) {
 				i++;
@@ -581,8 +584,8 @@ int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, c
 			shown = 1;
 		}
 	}
-	if (interrupted) {
-		bm_error(err, "interrupted by signal %d", (int)interrupted);
+	if (interrupt_caught()) {
+		bm_error(err, "interrupted by signal %d", interrupt_caught());
 		r = -1;
 	}
 out:
@@ -590,9 +593,6 @@ out:
 	sweep_strays();
 	if (shown)
 		fprintf(stderr, "\r\033[K");
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	interrupted = 0;
 	free(procs);
 	free(fds);
 	free(queue);

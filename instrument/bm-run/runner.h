@@ -6,7 +6,8 @@
  * the program says over the control channel (see instrument/libbm/control.c)
  * which benchmarks it plans, starts (each in a child process of its own),
  * finishes, skips and loses (a child that crashed, exited or was killed);
- * a benchmark past its timeout has its process killed.  Should the
+ * a benchmark past its timeout, counted from its "start" until the program
+ * has reaped its process, has that process killed.  Should the
  * program itself die during a benchmark (up to the moment it has reaped
  * that benchmark's process, even after "done"), that benchmark fails and
  * the job goes on in a new process with --resume-after, so that the others
@@ -29,7 +30,8 @@
 struct runner_options {
 	const char *valgrind;
 	const struct measure_setup *setup; /* engine, model, CPU, branches */
-	double timeout_s; /* per benchmark; 0: none */
+	double timeout_s; /* per benchmark, in its own time (harness mode) or
+			   * the program's run (the others); 0: none */
 	int parallel;     /* processes at once */
 	char *const *env; /* --env K=V */
 	size_t nenv;
@@ -42,8 +44,9 @@ struct runner_options {
 };
 
 /* Runs every job to the end, at most o->parallel processes at once.
- * Returns 0, or -1 with *err set when bm-run was interrupted (SIGINT,
- * SIGTERM) or could not start a process at all. */
+ * Returns 0, or -1 with *err set when bm-run was interrupted (a signal
+ * interrupt.h caught: every program is killed first) or could not start a
+ * process at all. */
 int runner_run(struct job *jobs, size_t njobs, const struct runner_options *o, char **err);
 
 #endif

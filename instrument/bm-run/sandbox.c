@@ -5,9 +5,9 @@
 #include "sandbox.h"
 
 #include "error.h"
+#include "scratch.h"
 #include "xalloc.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -82,6 +82,12 @@ int sandbox_create(struct sandbox *s, const char *program, char **err)
 	char dir[] = "/tmp/bm-run.XXXXXX";
 	if (!mkdtemp(dir))
 		return bm_error(err, "cannot create a scratch directory in /tmp: %s", strerror(errno));
+	/* Known to be a live run's, even to a later bm-run after this one
+	 * was killed (scratch.h). */
+	if (scratch_claim(dir, err) < 0) {
+		rmdir(dir);
+		return -1;
+	}
 	s->dir = xstrdup(dir);
 	s->argv0 = xasprintf("%s/p", dir);
 	s->outfile = xasprintf("%s/cg.%%p.out", dir);
@@ -98,20 +104,8 @@ int sandbox_create(struct sandbox *s, const char *program, char **err)
 
 void sandbox_remove(struct sandbox *s)
 {
-	if (s->dir) {
-		DIR *d = opendir(s->dir);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			char *path = xasprintf("%s/%s", s->dir, e->d_name);
-			unlink(path);
-			free(path);
-		}
-		if (d)
-			closedir(d);
-		rmdir(s->dir);
-	}
+	if (s->dir)
+		scratch_remove(s->dir);
 	free(s->dir);
 	free(s->argv0);
 	free(s->outfile);

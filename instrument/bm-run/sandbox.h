@@ -23,8 +23,9 @@ struct sandbox {
 	char *errors;   /* DIR/program.err: its standard error */
 };
 
-/* Makes the directory and the argv[0] link to program (an absolute path).
- * Returns 0, or -1 with *err set. */
+/* Makes the directory, with the run's lock in it (scratch.h), and the
+ * argv[0] link to program (an absolute path).  Returns 0, or -1 with *err
+ * set. */
 int sandbox_create(struct sandbox *s, const char *program, char **err);
 
 /* Removes the directory and everything in it; frees s's strings. */

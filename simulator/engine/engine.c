@@ -84,6 +84,25 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 	sys_cpu_start[tid] = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* A system call of the running thread, which returns to ip (past the
+ * 2-byte syscall), in the counts. */
+static void count_syscall(Addr ip, ULong wall, ULong cpu)
+{
+	struct instr *i = instr_find(ip - 2);
+	if (!i)
+		i = instr_find(ip);
+	/* Charged to the function the call graph says is running, as
+	 * callgrind charges the block that made the call. */
+	const struct fn *now = callgraph_current(place_of(ip)->fn);
+	i = i ? instr_for(i, now) : instr_get(ip, 0, now);
+	i->cost[EV_SYSCOUNT]++;
+	i->cost[EV_SYSTIME] += wall;
+	i->cost[EV_SYSCPUTIME] += cpu;
+	engine_total[EV_SYSCOUNT]++;
+	engine_total[EV_SYSTIME] += wall;
+	engine_total[EV_SYSCPUTIME] += cpu;
+}
+
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
 	(void)nargs;
@@ -103,20 +122,18 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 		cpu = clock_ns(VKI_CLOCK_THREAD_CPUTIME_ID) - sys_cpu_start[tid];
 	}
 	/* The guest's instruction pointer is past the 2-byte syscall. */
-	Addr ip = VG_(get_IP)(tid);
-	struct instr *i = instr_find(ip - 2);
-	if (!i)
-		i = instr_find(ip);
-	/* Charged to the function the call graph says is running, as
-	 * callgrind charges the block that made the call. */
-	const struct fn *now = callgraph_current(place_of(ip)->fn);
-	i = i ? instr_for(i, now) : instr_get(ip, 0, now);
-	i->cost[EV_SYSCOUNT]++;
-	i->cost[EV_SYSTIME] += wall;
-	i->cost[EV_SYSCPUTIME] += cpu;
-	engine_total[EV_SYSCOUNT]++;
-	engine_total[EV_SYSTIME] += wall;
-	engine_total[EV_SYSCPUTIME] += cpu;
+	count_syscall(VG_(get_IP)(tid), wall, cpu);
+}
+
+ULong engine_syscall_in_guest(UWord sysno, UWord a0, UWord a1, Addr after)
+{
+	ULong res;
+	if (!vclock_answer(VG_(get_running_tid)(), sysno, a0, a1, &res))
+		return ENGINE_TO_KERNEL;
+	/* Counted as the kernel's answer would be: without its time. */
+	if (clo.systime && engine_instrumenting)
+		count_syscall(after, 0, 0);
+	return res;
 }
 
 static void set_instrumenting(Bool on)

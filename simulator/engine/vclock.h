@@ -7,7 +7,8 @@
  * measured region the events counted, each weighed as --clock-cost says
  * (bm-run gives the cost model's weights), outside it one cycle per
  * instruction; plus what the program asked to sleep or waited for until
- * a timeout:
+ * a timeout, and a microsecond for each reading of the time (the wall
+ * clocks only):
  *
  *   clock_gettime   REALTIME (and _COARSE, TAI) from 2020-01-01T00:00:00Z,
  *                   MONOTONIC (_RAW, _COARSE, BOOTTIME) from 1 s, the
@@ -18,9 +19,11 @@
  * (The host's state that changes with time, such as its load, is fixed
  * along with it: host_state.h.)
  *
- * Under Valgrind a program calls the kernel for time (no vDSO), so each
- * call's answer is rewritten after the kernel gave it; rdtsc's VEX helper
- * is replaced.  A sleep still takes its real time: Valgrind runs the
+ * Under Valgrind a program calls the kernel for time (no vDSO): the
+ * calls the vDSO answers natively (clock_gettime, gettimeofday, time)
+ * are answered in its place, without the kernel (vclock_answer), the
+ * others rewritten after the kernel's answer; rdtsc's VEX helper is
+ * replaced.  A sleep still takes its real time: Valgrind runs the
  * call. */
 #ifndef BM_ENGINE_VCLOCK_H
 #define BM_ENGINE_VCLOCK_H
@@ -47,6 +50,14 @@ void vclock_thread_created(ThreadId child);
 
 /* Replaces VEX's rdtsc and rdtscp helpers in d by the virtual clock's. */
 void vclock_fix_tsc(IRDirty *d);
+
+/* In place of system call sysno of thread tid, with its first two
+ * arguments: answers clock_gettime (of a clock the virtual clock has),
+ * gettimeofday (the timezone UTC) and time as the kernel would, without
+ * it, sets *res to the call's result, and moves the wall clocks on by
+ * the reading's cost; False where the kernel must answer (another call
+ * or clock, or memory the call may not write: the kernel's error). */
+Bool vclock_answer(ThreadId tid, UWord sysno, UWord a0, UWord a1, ULong *res);
 
 /* Around each system call (engine.c's wrappers, with --clock=virtual). */
 void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);

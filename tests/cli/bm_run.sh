@@ -29,7 +29,9 @@ check_eq "a report's profile is there" "yes" \
 	"$(json_get "$scratch/ok.json" 'scalar @{$j->{benchmarks}[0]{profile}{functions}} > 0 ? "yes" : "no"')"
 
 # -- failures --
-"$BM_RUN" --timeout 1 -o "$scratch/fail.json" -- "$cases" --filter 'cases::c*' --filter 'cases::e*' \
+# Only cases::spin, which never ends, may time out: the others take a
+# hundredth of that even on a loaded machine.
+"$BM_RUN" --timeout 5 -o "$scratch/fail.json" -- "$cases" --filter 'cases::c*' --filter 'cases::e*' \
 	--filter 'cases::spin' >"$scratch/fail.out" 2>"$scratch/fail.err"
 check_eq "a failed benchmark: exit 1" 1 $?
 check_eq "crash, exit and timeout fail with their reason; the others keep their numbers" \
@@ -37,12 +39,20 @@ check_eq "crash, exit and timeout fail with their reason; the others keep their 
 cases::compute[n=4000] ok
 cases::crash failed killed by signal 11 (Segmentation fault)
 cases::exit failed exited with status 3
-cases::spin failed timed out after 1 s" \
+cases::spin failed timed out after 5 s" \
 	"$(json_get "$scratch/fail.json" 'join "\n", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}')"
 check_eq "a failed benchmark has no numbers" "null null null {}" \
 	"$(json_get "$scratch/fail.json" 'my $b = $j->{benchmarks}[2]; join " ", map({ $b->{$_} // "null" } qw(cycles speed time_s)), (%{$b->{events}} ? "events" : "{}")')"
 check "a crash shows Valgrind's stack trace" grep -q 'at 0x[0-9A-F]*: crash (cases.c:' "$scratch/fail.err"
 check "the table says FAILED and why" grep -q '^cases::crash  *FAILED: killed by signal 11' "$scratch/fail.out"
+# A benchmark's time starts with the benchmark: Valgrind that takes longer
+# to start than the timeout (as on a loaded machine) fails nothing.
+printf '#!/bin/sh\n[ "$1" = --version ] || sleep 6\nexec "%s" "$@"\n' "$(command -v "$VALGRIND")" >"$scratch/slow-valgrind"
+chmod +x "$scratch/slow-valgrind"
+BM_VALGRIND="$scratch/slow-valgrind" "$BM_RUN" -q --timeout 5 -o "$scratch/slow.json" -- "$cases" \
+	--filter 'cases::compute[[]n=1000]' >/dev/null 2>&1
+check_eq "--timeout counts from the benchmark's start, not Valgrind's" "0 cases::compute[n=1000] ok" \
+	"$? $(json_get "$scratch/slow.json" 'join " ", map { grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}')"
 
 # -- time-bounded ranges and system calls --
 "$BM_RUN" -o "$scratch/sleep.json" -- "$cases" --filter 'cases::limited*' --filter 'cases::sleep*' \
@@ -52,8 +62,9 @@ check_eq "time-bounded range: the values after a too slow one are skipped, and r
 	"$(json_get "$scratch/sleep.json" 'join "\n", map { "$_->{id} $_->{status} $_->{reason}" } grep { $_->{status} ne "ok" } @{$j->{benchmarks}}')"
 check_eq "sleeping 10 ms or 200 ms: the same cycles and speed" "same" \
 	"$(json_get "$scratch/sleep.json" 'my %b = map { $_->{id} => $_ } @{$j->{benchmarks}}; my ($a, $c) = @b{"cases::sleep[ms=10]", "cases::sleep[ms=200]"}; $a->{cycles} == $c->{cycles} && $a->{speed} == $c->{speed} ? "same" : "$a->{cycles} vs $c->{cycles}"')"
-check_eq "sleeping 10 ms or 200 ms: system-call wall time differs by about 190 ms" "yes" \
-	"$(json_get "$scratch/sleep.json" 'my %b = map { $_->{id} => $_ } @{$j->{benchmarks}}; my $d = $b{"cases::sleep[ms=200]"}{syscalls}{wall_ns} - $b{"cases::sleep[ms=10]"}{syscalls}{wall_ns}; $d > 170e6 && $d < 400e6 ? "yes" : "no: $d ns"')"
+# A sleep lasts at least as long as asked, and longer on a loaded machine.
+check_eq "sleeping 10 ms or 200 ms: the system calls' wall time covers the sleep" "yes yes" \
+	"$(json_get "$scratch/sleep.json" 'my %b = map { $_->{id} => $_ } @{$j->{benchmarks}}; join " ", map { my $w = $b{"cases::sleep[ms=$_]"}{syscalls}{wall_ns}; $w >= $_ * 1e6 ? "yes" : "no: $w ns" } 10, 200')"
 check_eq "the sleep is recorded by function: clock_nanosleep, called by nanosleep" "1 nanosleep" \
 	"$(json_get "$scratch/sleep.json" 'my ($b) = grep { $_->{id} eq "cases::sleep[ms=200]" } @{$j->{benchmarks}}; my ($f) = grep { $_->{function} =~ /^clock_nanosleep/ } @{$b->{syscalls}{by_function}}; "$f->{count} $f->{callers}[0]{function}"')"
 

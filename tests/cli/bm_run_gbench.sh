@@ -5,7 +5,8 @@
 # --harness gbench, run once, each of its benchmarks a row of its own with
 # its cycles per iteration by the virtual clock, its iterations and its
 # events per iteration; the same in every run; ordered as the native times
-# are; its failures failed; what cannot work refused before anything runs.
+# are; its failures failed, and a suite that ends early keeps what it
+# finished; what cannot work refused before anything runs.
 . "$(dirname "$0")/lib.sh"
 
 need_engine
@@ -120,8 +121,69 @@ whole_cycles() { json_get "$1" '$j->{benchmarks}[0]{cycles} // "none"'; }
 check_eq "... and the whole process's cycles" "$(whole_cycles whole1.json) $(whole_cycles whole1.json)" \
 	"$(whole_cycles whole2.json) $(whole_cycles whole3.json)"
 "$BM_RUN" -q -o none.json -- ./gb --benchmark_filter=nothing >none.out 2>&1
-check_eq "a filter that matches nothing: failed, and why" "1|gb failed" \
-	"$?|$(json_get none.json 'join " ", $j->{benchmarks}[0]{id}, $j->{benchmarks}[0]{status}')"
+check_eq "a filter that matches nothing: failed, and why" \
+	"1|gb failed its --benchmark_filter=nothing matches no benchmark (--benchmark_list_tests=true lists them)" \
+	"$?|$(json_get none.json 'join " ", map { $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}')"
+
+# A suite that ends before it finished (a benchmark that exits or
+# crashes) keeps the benchmarks it finished; the program is a failed row
+# that says when it ended.  Google Benchmark writes no name for the one
+# it was running: the failed row names the one before it.
+cat >stop.cc <<'EOC'
+#include <benchmark/benchmark.h>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+static void BM_a(benchmark::State &state)
+{
+	for (auto _ : state)
+		benchmark::DoNotOptimize(state.iterations());
+}
+BENCHMARK(BM_a)->Arg(1)->Arg(2);
+static void BM_stop(benchmark::State &state)
+{
+	const char *how = std::getenv("HOW");
+	for (auto _ : state) {
+		if (how && std::strcmp(how, "exit") == 0)
+			std::exit(0);
+		if (how && std::strcmp(how, "crash") == 0)
+			std::raise(SIGSEGV);
+	}
+}
+BENCHMARK(BM_stop);
+static void BM_manual(benchmark::State &state)
+{
+	for (auto _ : state)
+		state.SetIterationTime(1e-3);
+}
+BENCHMARK(BM_manual)->UseManualTime();
+BENCHMARK_MAIN();
+EOC
+${CXX:-g++} -O2 -o stop stop.cc -lbenchmark -lpthread
+rows() { json_get "$1" 'join "|", map { join " ", grep { defined } $_->{id}, $_->{status}, $_->{reason} } @{$j->{benchmarks}}'; }
+"$BM_RUN" -q --env HOW=exit -o exit.json -- ./stop >exit.out 2>&1
+check_eq "a benchmark that exits: the ones before it ok, the program failed, when (exit 1)" \
+	"1|BM_a/1 ok|BM_a/2 ok|stop failed exited (status 0) during the benchmark after BM_a/2, before the suite finished" \
+	"$?|$(rows exit.json)"
+check_eq "... the finished ones with their events" "yes yes" \
+	"$(json_get exit.json 'join " ", map { $_->{events}{Ir} ? "yes" : "no" } grep { $_->{status} eq "ok" } @{$j->{benchmarks}}')"
+"$BM_RUN" -q --env HOW=exit -o first.json -- ./stop --benchmark_filter=BM_stop >first.out 2>&1
+check_eq "... in its first benchmark" "1|stop failed exited (status 0) during its first benchmark, before the suite finished" \
+	"$?|$(rows first.json)"
+"$BM_RUN" -q --env HOW=crash -o crash.json -- ./stop >crash.out 2>&1
+check_eq "a benchmark that crashes: the same, and not the DEBUG banner of the library's header as why" \
+	"1|BM_a/1 ok|BM_a/2 ok|stop failed killed by signal 11 (Segmentation fault) during the benchmark after BM_a/2, before the suite finished" \
+	"$?|$(rows crash.json)"
+"$BM_RUN" -q -o aggregates.json -- ./stop --benchmark_filter=BM_a/1 --benchmark_repetitions=3 \
+	--benchmark_report_aggregates_only=true >aggregates.out 2>&1
+check_eq "--benchmark_report_aggregates_only: failed, what to do" \
+	"1|BM_a/1 failed its report has only its aggregates (--benchmark_report_aggregates_only or ->ReportAggregatesOnly()): drop that, every repetition counts the same under simulation" \
+	"$?|$(rows aggregates.json)"
+"$BM_RUN" -q -o manual.json -- ./stop --benchmark_filter=BM_manual >manual.out 2>&1
+check_eq "->UseManualTime(): measured as CPU time, and the row says so" \
+	"0|BM_manual/manual_time ok measured as CPU time: the time it reports itself (->UseManualTime()) is not taken" \
+	"$?|$(rows manual.json)"
+check "... as a warning that names it" grep -q "^bm-run: warning: 'BM_manual/manual_time' is measured as CPU time" manual.out
 
 # Refused before anything runs (exit 2).
 # refused REASON ARGS...: "status|whether the output says REASON|report"

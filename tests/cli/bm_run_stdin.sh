@@ -47,9 +47,13 @@ check_eq "--verify: both runs read the same input" "0 $(cycles_of "$scratch/pipe
 	"$? $(cycles_of "$scratch/verify.json")"
 
 # -- a pipe that stays open a while: said, then read --
-(sleep 2; printf 'hello world\n') | "$BM_RUN" -q --whole -o "$scratch/slow.json" -- "$wc" -c 2>"$scratch/err"
+# The writer waits for bm-run's word (a minute at most), however long
+# bm-run takes to start.
+said() { grep -q "waiting for standard input to end" "$scratch/slow.err" 2>/dev/null; }
+(tries=0; until said || [ $tries -ge 600 ]; do sleep 0.1; tries=$((tries + 1)); done; printf 'hello world\n') |
+	"$BM_RUN" -q --whole -o "$scratch/slow.json" -- "$wc" -c 2>"$scratch/slow.err"
 check_eq "a slow pipe: read to its end" "0 12 $digest" "$? $(stdin_of "$scratch/slow.json")"
-check "a slow pipe: bm-run says what it waits for" grep -q "waiting for standard input to end" "$scratch/err"
+check "a slow pipe: bm-run says what it waits for" said
 
 # -- errors: exit 2, nothing written --
 "$BM_RUN" -q --whole --stdin "$scratch/missing" -o "$scratch/missing.json" -- "$wc" -c 2>"$scratch/err"

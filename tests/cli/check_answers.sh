@@ -29,7 +29,7 @@ answer() {
 	mkdir l
 	perl "$top_srcdir/tests/cli/listen.pl" "$scratch/l" 200 headers body &
 	pid=$!
-	for _ in $(seq 100); do [ -s l/port ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -s l/port ] && break; sleep 0.05; done
 	env -i PATH="$PATH" "$BM_CHECK" --server "http://127.0.0.1:$(cat l/port)" --project p --commit abc123 \
 		--tries 1 >out 2>err
 	rc=$?

@@ -155,7 +155,7 @@ mkdir gh
 perl fake_github.pl "$scratch/gh" &
 gh_pid=$!
 trap 'kill $gh_pid 2>/dev/null; server_cleanup' EXIT
-for _ in $(seq 100); do [ -s gh/port ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s gh/port ] && break; sleep 0.05; done
 export GITHUB_API_URL="http://127.0.0.1:$(cat gh/port)"
 
 check_eq "--github-status without GITHUB_TOKEN and GITHUB_REPOSITORY: exit 2 and what to set" \

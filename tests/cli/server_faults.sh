@@ -384,7 +384,7 @@ serve_round() {
 		start=$(test_db "start$n")
 		LD_PRELOAD=$shim "$BM_SERVER_BIN" --db "$start" serve --listen 127.0.0.1:0 >out.txt 2>err.txt &
 		pid=$!
-		for _ in $(seq 200); do
+		for _ in $(seq 600); do
 			grep -q serving out.txt && break
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.05

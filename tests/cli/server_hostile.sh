@@ -239,7 +239,7 @@ if on_sqlite; then
 	) &
 	server_pid=$!
 	server_url=
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		server_url=$(sed -n 's|^bm-server: serving \(http://[^ ]*\)/ .*|\1|p' "$scratch/server.out" 2>/dev/null)
 		[ -n "$server_url" ] && break
 		sleep 0.05

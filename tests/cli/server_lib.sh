@@ -24,7 +24,7 @@ start_server() {
 	rm -f "$scratch/server.out"
 	LD_PRELOAD=$server_preload "$BM_SERVER_BIN" --db "$db" serve --listen 127.0.0.1:0 "$@" >"$scratch/server.out" 2>>"$scratch/server.err" &
 	server_pid=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		server_url=$(sed -n 's|^bm-server: serving \(http://[^ ]*\)/ .*|\1|p' "$scratch/server.out" 2>/dev/null)
 		[ -n "$server_url" ] && return 0
 		kill -0 "$server_pid" 2>/dev/null || break
