@@ -26,9 +26,11 @@ char *report_series_identity(const struct bm_report *r)
 	char input[STDIN_DIGITS + 1] = "";
 	if (r->stdin_sha256)
 		snprintf(input, sizeof input, "%s", r->stdin_sha256);
-	return xasprintf("%s%s%s%s%s%s%s%s", r->model.id ? r->model.id : "", r->model.warm_caches ? "+warm" : "",
-			 engine ? "+" : "", engine ? r->engine : "", *input ? "+stdin=" : "", input,
-			 cpu ? "+cpu=" : "", cpu ? r->model.cpu : "");
+	int valgrind = r->valgrind && *r->valgrind;
+	return xasprintf("%s%s%s%s%s%s%s%s%s%s", r->model.id ? r->model.id : "", r->model.warm_caches ? "+warm" : "",
+			 engine ? "+" : "", engine ? r->engine : "", valgrind ? "+valgrind=" : "",
+			 valgrind ? r->valgrind : "", *input ? "+stdin=" : "", input, cpu ? "+cpu=" : "",
+			 cpu ? r->model.cpu : "");
 }
 
 /* An identity taken apart. */
@@ -38,20 +40,27 @@ struct parts {
 	char *engine; /* NULL: bm's own */
 	char *cpu;    /* NULL: bm's fixed virtual CPU, or none recorded */
 	char *input;  /* the standard input's digest, or NULL: none */
+	char *valgrind; /* Valgrind's version, or NULL: none recorded */
 };
 
 /* The model is what comes before the first '+', the CPU what follows the
- * first "+cpu="; the engine is whatever is left after "+warm".  A model
- * id with a '+' of its own is taken apart wrongly, but two identities
- * that differ still differ in some part (or in the fallback). */
+ * first "+cpu="; the input and Valgrind's version come before it, in
+ * that order from the end; the engine is whatever is left after "+warm".
+ * A model id with a '+' of its own is taken apart wrongly, but two
+ * identities that differ still differ in some part (or in the
+ * fallback). */
 static void parse(const char *s, struct parts *p)
 {
 	const char *cpu = strstr(s, "+cpu="), *end = cpu ? cpu : s + strlen(s);
-	const char *input = strstr(s, "+stdin=");
+	const char *input = strstr(s, "+stdin="), *valgrind = strstr(s, "+valgrind=");
 	memset(p, 0, sizeof *p);
 	if (input && input < end) {
 		p->input = xstrndup(input + 7, (size_t)(end - input - 7));
 		end = input;
+	}
+	if (valgrind && valgrind < end) {
+		p->valgrind = xstrndup(valgrind + 10, (size_t)(end - valgrind - 10));
+		end = valgrind;
 	}
 	size_t m = strcspn(s, "+");
 	const char *t = s + (s + m < end ? m : (size_t)(end - s));
@@ -72,6 +81,7 @@ static void parts_release(struct parts *p)
 	free(p->engine);
 	free(p->cpu);
 	free(p->input);
+	free(p->valgrind);
 }
 
 static int same(const char *a, const char *b)
@@ -134,6 +144,11 @@ char *series_identity_difference(const char *there, const char *here, const char
 				"or --engine %s)",
 				engine_name(&a), there_label, engine_name(&b), here_label, engine_name(&a),
 				engine_name(&b));
+	} else if (!same(a.valgrind, b.valgrind)) {
+		why = xasprintf("Valgrind: %s %s, %s %s (another Valgrind translates the program otherwise, and its "
+				"counts may differ: rerun one of them under the other's Valgrind)",
+				a.valgrind ? a.valgrind : "none recorded", there_label,
+				b.valgrind ? b.valgrind : "none recorded", here_label);
 	} else if (!same(a.cpu, b.cpu)) {
 		char *x = cpu_text(&a), *y = cpu_text(&b);
 		if (cpu_name(&a) && cpu_name(&b))

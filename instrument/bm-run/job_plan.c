@@ -83,7 +83,7 @@ static struct elfinfo *read_libraries(const char *program, const struct elfinfo 
 	if (!elf->dynamic)
 		return NULL;
 	char *err = NULL, *client[] = {(char *)program, NULL};
-	char **env = sandbox_environment(virtual_cpu(o->cpu)->glibc_tunables, o->env, o->nenv, client, 1);
+	char **env = sandbox_environment(virtual_cpu(o->cpu)->glibc_tunables, o->env, o->nenv, client, 1, 0);
 	*paths = libraries_loaded(program, env, n, &err);
 	sandbox_free_environment(env);
 	if (!*paths) {

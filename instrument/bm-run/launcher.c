@@ -179,6 +179,16 @@ static char *clock_cost_option(const struct bm_model *model)
 	return s;
 }
 
+/* Three pages: the stack and the arguments' strings (which the padding
+ * follows) move down by as much, each string keeping its offset in its
+ * page, on which string functions' counts depend (__strcmp_avx2 takes
+ * another path near a page's end: a program's name and arguments are
+ * its input, not its layout). */
+size_t launcher_padding(const struct measure_setup *m)
+{
+	return m->perturbed ? 3 * 4096 : 0;
+}
+
 char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum run_mode mode,
 		     char *const *fns, size_t nfns, const struct sandbox *sb, char *const *args, size_t nargs)
 {
@@ -205,6 +215,18 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	 * host's), and bm-model/2's L2 and core cycles. */
 	if (bm)
 		argv[n++] = xasprintf("--cpu=%s", virtual_cpu(m->cpu)->name);
+	/* --verify's second run: every mapping of the program elsewhere
+	 * (Valgrind places them from this address up). */
+	if (bm && m->perturbed)
+		argv[n++] = xstrdup("--aspace-minaddr=0x40000000");
+	/* Below L1, addresses each mapping's canonical place, and the
+	 * program from where the dynamic loader leaves off: where the loader
+	 * and Valgrind put things, and what the loader had to search, move
+	 * no number (docs/engine.md). */
+	if (bm) {
+		argv[n++] = xstrdup("--layout=canonical");
+		argv[n++] = xstrdup("--skip-loader=yes");
+	}
 	/* The time the program reads, at the model's frequency and by its
 	 * cycles (docs/engine.md). */
 	if (bm && m->virtual_clock) {
@@ -244,10 +266,18 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		/* Each run of a benchmark's timed loop (docs/bm-run.md), demangled
 		 * as the engine names functions by default. */
 		argv[n++] = xstrdup("--zero-before=benchmark::State::StartKeepRunning()");
+		/* Each run from the same empty machine, warmed by its own
+		 * iterations: neither the benchmarks before it nor the filter
+		 * (through what the suite allocated) reach into it. */
+		argv[n++] = xstrdup("--clear-before=benchmark::State::StartKeepRunning()");
 		argv[n++] = xstrdup("--dump-before=benchmark::State::FinishKeepRunning()");
 		break;
-	case MODE_WHOLE:
 	case MODE_CATCH2:
+		/* Each benchmark's run (its warm-up, then its samples) from the
+		 * same empty machine, whatever ran before it. */
+		argv[n++] = xstrdup("--clear-before=*Catch::Benchmark::Benchmark::run<*>()");
+		break;
+	case MODE_WHOLE:
 		break;
 	}
 	argv[n++] = xasprintf("--callgrind-out-file=%s", sb->outfile);
@@ -327,7 +357,8 @@ void launcher_print_command(FILE *out, const char *valgrind, const struct measur
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);
-	char **env = sandbox_environment(virtual_cpu(m->cpu)->glibc_tunables, extra_env, nextra_env, client, nargs + 1);
+	char **env = sandbox_environment(virtual_cpu(m->cpu)->glibc_tunables, extra_env, nextra_env, client, nargs + 1,
+				  launcher_padding(m));
 	fprintf(out, "# %s, as bm-run runs it: from a new directory whose name is always as\n"
 		     "# long as %s (mktemp makes one on each run), holding p, a symbolic\n"
 		     "# link to the program, with its output in files (libbm's control\n"

@@ -66,7 +66,12 @@ struct measure_setup {
 	int branch_sim;               /* the branch events (--branch-sim; bm-model/2's always) */
 	int virtual_clock;            /* the bm engine's virtual clock at the model's frequency */
 	int heap;                     /* the bm engine counts allocations (--heap=yes) */
+	int perturbed;                /* --verify's second run with the bm engine: the
+				       * mappings elsewhere, the environment larger */
 };
+
+/* The bytes m's environment has beyond its fixed size (sandbox.h). */
+size_t launcher_padding(const struct measure_setup *m);
 
 /* The argument vector (NULL-terminated, newly allocated; free with
  * launcher_free_argv) that runs the sandbox's program with args under

@@ -116,7 +116,8 @@ static int spawn(struct proc *p, struct job *job, const struct runner_options *o
 	char **client = xcalloc(nargs + 2, sizeof *client);
 	client[0] = job->sb.argv0;
 	memcpy(client + 1, args, nargs * sizeof *client);
-	char **env = sandbox_environment(virtual_cpu(o->setup->cpu)->glibc_tunables, o->env, o->nenv, client, nargs + 1);
+	char **env = sandbox_environment(virtual_cpu(o->setup->cpu)->glibc_tunables, o->env, o->nenv, client, nargs + 1,
+					  launcher_padding(o->setup));
 	free(client);
 	free(resumed);
 	int sv[2];

@@ -131,11 +131,11 @@ static size_t strings_size(char *const *v, size_t n)
  * It comes right after the last argument, so where it starts moves with
  * the arguments' lengths: its name is empty, so that the loader's look at
  * each variable's name reads one byte of it, never two cache lines. */
-static char *padding(size_t used)
+static char *padding(size_t used, size_t more)
 {
 	static const char name[] = "=";
 	used += sizeof name;
-	size_t total = (used + SANDBOX_STRINGS_ALIGN - 1) / SANDBOX_STRINGS_ALIGN * SANDBOX_STRINGS_ALIGN;
+	size_t total = (used + SANDBOX_STRINGS_ALIGN - 1) / SANDBOX_STRINGS_ALIGN * SANDBOX_STRINGS_ALIGN + more;
 	char *pad = xmalloc(total - used + sizeof name);
 	memcpy(pad, name, sizeof name - 1);
 	memset(pad + sizeof name - 1, 'x', total - used);
@@ -144,7 +144,7 @@ static char *padding(size_t used)
 }
 
 char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_t nextra, char *const *argv,
-			   size_t argc)
+			   size_t argc, size_t more)
 {
 	size_t nfixed = sizeof fixed_environment / sizeof fixed_environment[0], n = 0;
 	char **fixed = xcalloc(nfixed + 3, sizeof *fixed);
@@ -194,7 +194,7 @@ char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_
 	 * arguments, and the loader's reads of its name with it. */
 	size_t used = strings_size(argv, argc) + strings_size(env, added) + strings_size(fixed, n) + preload;
 	memmove(env + 1, env, added * sizeof *env);
-	env[0] = padding(used);
+	env[0] = padding(used, more);
 	memcpy(env + 1 + added, fixed, n * sizeof *env);
 	env[1 + added + n] = NULL;
 	free(fixed);

@@ -41,9 +41,10 @@ void sandbox_remove(struct sandbox *s);
  * environment and of Valgrind's preload (named by VALGRIND_LIB's
  * directory, else SANDBOX_VALGRIND_LIBDIR) take the same space
  * above the stack whatever their lengths: a multiple of
- * SANDBOX_STRINGS_ALIGN bytes. */
+ * SANDBOX_STRINGS_ALIGN bytes, and more bytes beyond (--verify's second
+ * run: another environment size, which must move nothing). */
 char **sandbox_environment(const char *glibc_tunables, char *const *extra, size_t nextra, char *const *argv,
-			   size_t argc);
+			   size_t argc, size_t more);
 #define SANDBOX_STRINGS_ALIGN 65536
 /* Where Valgrind's own tools and preloads are when VALGRIND_LIB does not
  * say (Debian's valgrind package). */

@@ -349,7 +349,7 @@ static Bool ittage(Addr pc, Addr target)
 	return miss;
 }
 
-Bool branch_indirect(Addr *site, Addr pc, Addr target)
+Bool branch_indirect(Addr *site, Addr pc, Addr target, Addr canonical)
 {
 	if (*site == target)
 		return False;
@@ -361,8 +361,8 @@ Bool branch_indirect(Addr *site, Addr pc, Addr target)
 	if (*site != BRANCH_TARGETS) {
 		/* A second target: ITTAGE's from now on. */
 		*site = BRANCH_TARGETS;
-		ittage(pc, target);
+		ittage(pc, canonical);
 		return True;
 	}
-	return ittage(pc, target);
+	return ittage(pc, canonical);
 }

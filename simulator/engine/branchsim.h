@@ -38,8 +38,10 @@ Bool branch_cond(UChar *site, Addr pc, Bool taken);
 #define BRANCH_TARGETS (~(Addr)0)
 Addr *branch_indirect_site(Addr pc);
 
-/* The indirect jump or call at pc went to target: learns it, and returns
- * whether the predictor had named another target. */
-Bool branch_indirect(Addr *site, Addr pc, Addr target);
+/* The indirect jump or call at pc went to target (canonical: its
+ * canonical address, layout.h, by which the path history is hashed):
+ * learns it, and returns whether the predictor had named another
+ * target. */
+Bool branch_indirect(Addr *site, Addr pc, Addr target, Addr canonical);
 
 #endif

@@ -23,8 +23,16 @@
  *   never cross a 4 KiB page (the hardware's do not: the next page's
  *   address may not be mapped, or be another page of memory).  A pointer
  *   chase over scattered nodes has no stride, nor has a stride of a page
- *   or more: every miss stays. */
+ *   or more: every miss stays.
+ *
+ * Below L1, every model reads canonical addresses (layout.h), so that
+ * where the program's mappings happen to lie moves no set of L2 or LL
+ * and no prefetch: L1's sets lie within a page (the engine refuses larger
+ * ways with --layout=canonical), whose offset the canonical address keeps, and a tag only has to
+ * tell lines apart, so L1 looks up the guest's own addresses. */
 #include "cachesim.h"
+
+#include "layout.h"
 
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -58,6 +66,8 @@ static Int log2_exact(Int x)
 			return i;
 	return -1;
 }
+
+#define PAGE_BITS 12
 
 static Bool cache_init(struct cache *c, const struct sim_geometry *g, const HChar **why)
 {
@@ -149,9 +159,9 @@ static inline Bool set_ref(struct cache *c, UWord block)
 	return hit;
 }
 
-static inline Bool cache_ref(struct cache *c, Addr a, UWord size)
+/* Looks up the lines from first to last (one, or two consecutive). */
+static inline Bool lines_ref(struct cache *c, UWord first, UWord last)
 {
-	UWord first = a >> c->line_bits, last = (a + size - 1) >> c->line_bits;
 	if (first == last)
 		return set_ref(c, first);
 	/* Both lines are looked up (and filled), whatever the first gave. */
@@ -160,7 +170,24 @@ static inline Bool cache_ref(struct cache *c, Addr a, UWord size)
 	return hit1 && hit2;
 }
 
-#define PAGE_BITS 12
+static inline Bool cache_ref(struct cache *c, Addr a, UWord size)
+{
+	return lines_ref(c, a >> c->line_bits, (a + size - 1) >> c->line_bits);
+}
+
+/* The canonical addresses of an access's first and last bytes: two
+ * lookups only where it straddles two pages, which may lie in two
+ * mappings. */
+struct span {
+	Addr first, last;
+};
+static inline struct span canonical_span(Addr a, UWord size)
+{
+	Addr c = layout_canonical(a), e = a + size - 1;
+	if ((a ^ e) >> PAGE_BITS)
+		return (struct span){c, layout_canonical(e)};
+	return (struct span){c, c + size - 1};
+}
 
 /* Whether lines a and b (of line_bits) lie in one 4 KiB page. */
 static inline Bool same_page(UWord a, UWord b, Int line_bits)
@@ -168,58 +195,63 @@ static inline Bool same_page(UWord a, UWord b, Int line_bits)
 	return a >> (PAGE_BITS - line_bits) == b >> (PAGE_BITS - line_bits);
 }
 
-/* Below an L1 miss: L2 (with its next-line prefetch), then LL. */
-static enum sim_result below_l1(Addr a, UWord size)
+/* Below an L1 miss of the canonical span c: L2 (with its next-line
+ * prefetch), then LL. */
+static enum sim_result below_l1(struct span c)
 {
 	if (!have_l2)
-		return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
-	if (cache_ref(&L2, a, size))
+		return lines_ref(&LL, c.first >> LL.line_bits, c.last >> LL.line_bits) ? SIM_LL_HIT : SIM_MEM;
+	if (lines_ref(&L2, c.first >> L2.line_bits, c.last >> L2.line_bits))
 		return SIM_L2_HIT;
-	UWord last = (a + size - 1) >> L2.line_bits;
+	UWord last = c.last >> L2.line_bits;
 	if (same_page(last, last + 1, L2.line_bits))
 		set_ref(&L2, last + 1);
-	return cache_ref(&LL, a, size) ? SIM_LL_HIT : SIM_MEM;
+	return lines_ref(&LL, c.first >> LL.line_bits, c.last >> LL.line_bits) ? SIM_LL_HIT : SIM_MEM;
 }
 
-/* The stride prefetcher, told that the instruction at pc missed D1 at
- * line. */
-static void learn_stride(Addr pc, UWord line)
+/* The stride prefetcher, told that the instruction at (canonical) pc
+ * missed D1 at line (the guest's; canonical, in L2). */
+static void learn_stride(Addr pc, UWord line, UWord canonical_line)
 {
 	struct stride *s = &strides[(pc ^ (pc >> 8)) & (PREFETCH_ENTRIES - 1)];
 	if (s->pc != pc) {
-		*s = (struct stride){pc, line, 0, 0};
+		*s = (struct stride){pc, canonical_line, 0, 0};
 		return;
 	}
-	Word d = (Word)(line - s->last);
+	Word d = (Word)(canonical_line - s->last);
 	s->seen = d && d == s->stride ? s->seen + 1 : 0;
 	s->stride = d;
-	s->last = line;
+	s->last = canonical_line;
 	if (s->seen < 1)
 		return;
+	/* Within the page, where both addresses move together. */
 	for (Int k = 1; k <= PREFETCH_DEPTH; k++) {
 		UWord ahead = line + (UWord)(d * k);
 		if (!same_page(line, ahead, D1.line_bits))
 			break;
-		set_ref(&L2, ahead);
+		set_ref(&L2, canonical_line + (UWord)(d * k));
 		set_ref(&D1, ahead);
 	}
 }
 
-enum sim_result sim_fetch(Addr a, UWord size)
+enum sim_result sim_fetch(Addr a, Addr canonical, UWord size)
 {
 	if (cache_ref(&I1, a, size))
 		return SIM_L1_HIT;
 	UWord last = (a + size - 1) >> I1.line_bits;
 	if (have_l2 && same_page(last, last + 1, I1.line_bits)) /* the next line, as fetch streams code */
 		set_ref(&I1, last + 1);
-	return below_l1(a, size);
+	Addr e = a + size - 1;
+	return below_l1((a ^ e) >> PAGE_BITS ? (struct span){canonical, layout_canonical(e)}
+					     : (struct span){canonical, canonical + size - 1});
 }
 
 enum sim_result sim_data(Addr pc, Addr a, UWord size)
 {
 	if (cache_ref(&D1, a, size))
 		return SIM_L1_HIT;
+	struct span c = canonical_span(a, size);
 	if (have_l2)
-		learn_stride(pc, a >> D1.line_bits);
-	return below_l1(a, size);
+		learn_stride(pc, a >> D1.line_bits, c.first >> D1.line_bits);
+	return below_l1(c);
 }

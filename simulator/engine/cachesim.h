@@ -45,9 +45,11 @@ void sim_d1_layout(struct sim_layout *l);
 /* The same of I1, for fetches. */
 void sim_i1_layout(struct sim_layout *l);
 
-/* An instruction fetch, and a data access, of size bytes at a by the
- * instruction at pc (what the stride prefetcher learns by). */
-enum sim_result sim_fetch(Addr a, UWord size);
+/* An instruction fetch of size bytes at a (canonical: its canonical
+ * address, layout.h), and a data access of size bytes at a by the
+ * instruction at canonical address pc (what the stride prefetcher
+ * learns by). */
+enum sim_result sim_fetch(Addr a, Addr canonical, UWord size);
 enum sim_result sim_data(Addr pc, Addr a, UWord size);
 
 #endif

@@ -69,6 +69,7 @@ struct instr *instr_get(Addr addr, UInt size, const struct fn *fn)
 			return i;
 	struct instr *i = VG_(calloc)("bm.instr", 1, sizeof *i);
 	i->addr = addr;
+	i->canonical = head ? head->canonical : addr;
 	i->size = size;
 	i->fn = fn;
 	if (head) {

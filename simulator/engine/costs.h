@@ -56,6 +56,8 @@ struct instr {
 	Addr addr;           /* and the key */
 	struct instr *other; /* the records of the same instruction for
 			      * other functions */
+	Addr canonical;      /* its canonical address (layout.h), as of its
+			      * latest translation */
 	UInt size;
 	const struct fn *fn;
 	ULong cost[EV_COUNT];

@@ -17,6 +17,7 @@
 #include "heap.h"
 #include "host_state.h"
 #include "instrument.h"
+#include "layout.h"
 #include "settings.h"
 #include "vclock.h"
 
@@ -63,6 +64,7 @@ static Bool clock_answers(UInt sysno)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)nargs;
+	layout_pre_syscall(sysno);
 	if (clo.clock_virtual)
 		vclock_pre_syscall(tid, sysno, args);
 	/* A thread's (or the process's) last superblock, which ends in its
@@ -106,6 +108,7 @@ static void count_syscall(Addr ip, ULong wall, ULong cpu)
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
 	(void)nargs;
+	layout_post_syscall(sysno);
 	if (clo.clock_virtual) {
 		vclock_post_syscall(tid, sysno, args, res);
 		host_state_post_syscall(tid, sysno, args, res);
@@ -273,6 +276,13 @@ static void post_clo_init(void)
 		VG_(fmsg)("--cpu=x86-64-v3: %s\n", why);
 		VG_(exit)(1);
 	}
+	/* An L1 set lies within a page only where a way is at most a page:
+	 * otherwise L1 too would have to look up canonical addresses. */
+	if (clo.layout_canonical && (clo.i1.size / clo.i1.assoc > 4096 || clo.d1.size / clo.d1.assoc > 4096)) {
+		VG_(fmsg)("--layout=canonical: a way of I1 or D1 larger than a page (size / assoc > 4096)\n");
+		VG_(exit)(1);
+	}
+	layout_init(clo.layout_canonical);
 	engine_i1_line_bits = 0;
 	while ((1 << engine_i1_line_bits) < clo.i1.line)
 		engine_i1_line_bits++;

@@ -2,6 +2,8 @@
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING. */
 #include "fn_hooks.h"
 
+#include "branchsim.h"
+#include "cachesim.h"
 #include "dumps.h"
 #include "settings.h"
 
@@ -16,38 +18,42 @@ static Bool matches(const HChar *const *globs, Int n, const HChar *name)
 	return False;
 }
 
+/* What a hooked function's entry does, in this order. */
+enum { HOOK_CLEAR = 1, HOOK_DUMP = 2, HOOK_ZERO = 4 };
+
 /* The superblock at the entry starts: nothing of it is counted yet, and
  * what the blocks before it counted is settled first, as a client
  * request's dump does.  The call in progress (the function's own, which
- * the call graph entered at its call) counts from here. */
-static VG_REGPARM(1) void zero_before(const struct fn *fn)
-{
-	(void)fn;
-	callgraph_settle();
-	dumps_zero();
-}
-
-static VG_REGPARM(1) void dump_before(const struct fn *fn)
+ * the call graph entered at its call) counts from here.  A clear empties
+ * the caches and makes the predictors forget, as at every start of
+ * instrumentation: what ran before the entry leaves nothing there. */
+static VG_REGPARM(2) void at_entry(const struct fn *fn, UWord what)
 {
 	callgraph_settle();
-	dumps_write("Function entry", fn->name);
+	if (what & HOOK_CLEAR) {
+		sim_clear();
+		branch_clear();
+	}
+	if (what & HOOK_DUMP)
+		dumps_write("Function entry", fn->name);
+	else if (what & HOOK_ZERO)
+		dumps_zero();
 }
 
 void fn_hooks_at_entry(IRSB *sb, const struct fn *fn)
 {
-	void *hook = NULL;
-	const HChar *name = NULL;
 	if (!fn || !fn->name)
 		return;
-	if (matches(clo.dump_before, clo.ndump_before, fn->name)) {
-		hook = dump_before;
-		name = "bm_dump_before";
-	} else if (matches(clo.zero_before, clo.nzero_before, fn->name)) {
-		hook = zero_before;
-		name = "bm_zero_before";
-	} else {
+	UWord what = 0;
+	if (matches(clo.clear_before, clo.nclear_before, fn->name))
+		what |= HOOK_CLEAR;
+	if (matches(clo.dump_before, clo.ndump_before, fn->name))
+		what |= HOOK_DUMP;
+	else if (matches(clo.zero_before, clo.nzero_before, fn->name))
+		what |= HOOK_ZERO;
+	if (!what)
 		return;
-	}
-	IRDirty *di = unsafeIRDirty_0_N(1, name, VG_(fnptr_to_fnentry)(hook), mkIRExprVec_1(mkIRExpr_HWord((HWord)fn)));
+	IRDirty *di = unsafeIRDirty_0_N(2, "bm_at_entry", VG_(fnptr_to_fnentry)(at_entry),
+					mkIRExprVec_2(mkIRExpr_HWord((HWord)fn), mkIRExpr_HWord(what)));
 	addStmtToIRSB(sb, IRStmt_Dirty(di));
 }

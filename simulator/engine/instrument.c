@@ -14,9 +14,12 @@
 #include "callgraph.h"
 #include "costs.h"
 #include "cpu.h"
+#include "program_start.h"
 #include "fn_hooks.h"
 #include "heap.h"
 #include "host_state.h"
+#include "initial_stack.h"
+#include "layout.h"
 #include "settings.h"
 #include "vclock.h"
 
@@ -54,7 +57,7 @@ static inline Bool missed_l2(enum sim_result r)
 
 static VG_REGPARM(1) void log_fetch(struct instr *i)
 {
-	enum sim_result r = sim_fetch(i->addr, i->size ? i->size : 1);
+	enum sim_result r = sim_fetch(i->addr, i->canonical, i->size ? i->size : 1);
 	ULong last = 0;
 	i->last2 = 0;
 	if (r != SIM_L1_HIT) {
@@ -79,7 +82,7 @@ static VG_REGPARM(1) void log_fetch(struct instr *i)
  * could not tell a hit. */
 static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong done)
 {
-	enum sim_result r = sim_data(i->addr, a, how & 0xff);
+	enum sim_result r = sim_data(i->canonical, a, how & 0xff);
 	ULong bits = done;
 	UWord slot = (how >> 8) & 0xffff;
 	/* A load of a pointer chase: its misses do not overlap.  (Known per
@@ -145,7 +148,7 @@ static VG_REGPARM(3) void log_write_if(struct instr *i, Addr a, UWord how)
  * count in Cc. */
 static VG_REGPARM(3) void log_cond(struct instr *i, UWord how, UChar *site)
 {
-	if (branch_cond(site, i->addr, how & 1)) {
+	if (branch_cond(site, i->canonical, how & 1)) {
 		i->cost[EV_BCM]++;
 		engine_total[EV_BCM]++;
 		i->last |= 1ULL << LAST_BCM;
@@ -157,7 +160,7 @@ static VG_REGPARM(3) void log_cond(struct instr *i, UWord how, UChar *site)
 
 static VG_REGPARM(3) void log_indirect(struct instr *i, Addr target, Addr *site)
 {
-	if (branch_indirect(site, i->addr, target)) {
+	if (branch_indirect(site, i->canonical, target, layout_canonical(target))) {
 		i->cost[EV_BIM]++;
 		engine_total[EV_BIM]++;
 	}
@@ -703,13 +706,26 @@ static void answer_in_guest(IRSB *out, const IRSB *in)
  * the virtual clock's count. */
 static IRSB *uninstrumented(IRSB *in)
 {
-	if (!clo.clock_virtual) {
+	Addr start = 0;
+	for (Int i = 0; i < in->stmts_used && !start; i++)
+		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark)
+			start = in->stmts[i]->Ist.IMark.addr;
+	if (!clo.clock_virtual && !program_start_is(start)) {
 		for (Int i = 0; i < in->stmts_used; i++)
 			if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
 				fix_dirty(in->stmts[i]);
 		return in;
 	}
 	IRSB *out = deepCopyIRSBExceptStmts(in);
+	program_start_at_block(out, start);
+	if (!clo.clock_virtual) {
+		for (Int i = 0; i < in->stmts_used; i++) {
+			if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
+				fix_dirty(in->stmts[i]);
+			addStmtToIRSB(out, in->stmts[i]);
+		}
+		return out;
+	}
 	vclock_count_block(out, count_instrs(in));
 	for (Int i = 0; i < in->stmts_used; i++) {
 		if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
@@ -728,8 +744,13 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("bm-engine: host and guest word sizes differ");
 	static Bool started;
-	if (!started && clo.clock_virtual)
-		host_state_fix_at_random(); /* the first translation: nothing ran yet */
+	if (!started) {
+		/* The first translation: nothing ran yet. */
+		program_start_init(1);
+		layout_stack_known(clo.layout_canonical ? initial_stack_pin(1) : VG_(get_SP)(1));
+		if (clo.clock_virtual)
+			host_state_fix_at_random();
+	}
 	started = True;
 	if (!engine_instrumenting)
 		return uninstrumented(in);
@@ -767,10 +788,12 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				p.block = block_new(home_of(p.from), p.from->fn);
 				if (p.from->is_entry)
 					fn_hooks_at_entry(p.out, p.from->fn);
+				program_start_at_block(p.out, a);
 				check_entry(&p);
 			}
 			Bool at_start = !VG_(sizeXA)(p.instrs);
 			p.cur = instr_get(a, st->Ist.IMark.len, p.block->home);
+			p.cur->canonical = layout_canonical(a);
 			if (at_start && p.from->is_entry && clo.heap)
 				heap_at_entry(p.out, p.cur);
 			if (clo.branch_sim)

@@ -109,6 +109,9 @@ Bool settings_option(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--branch-sim", clo.branch_sim) {
 	} else if VG_XACT_CLO (arg, "--clock=virtual", clo.clock_virtual, True) {
 	} else if VG_XACT_CLO (arg, "--clock=host", clo.clock_virtual, False) {
+	} else if VG_XACT_CLO (arg, "--layout=canonical", clo.layout_canonical, True) {
+	} else if VG_XACT_CLO (arg, "--layout=host", clo.layout_canonical, False) {
+	} else if VG_BOOL_CLO (arg, "--skip-loader", clo.skip_loader) {
 	} else if VG_STR_CLO (arg, "--clock-hz", s) {
 		HChar *end;
 		Long hz = VG_(strtoll10)(s, &end);
@@ -123,6 +126,10 @@ Bool settings_option(const HChar *arg)
 		if (clo.ndump_before == FN_HOOKS_MAX)
 			VG_(fmsg_bad_option)(arg, "at most 8 of them\n");
 		clo.dump_before[clo.ndump_before++] = s;
+	} else if VG_STR_CLO (arg, "--clear-before", s) {
+		if (clo.nclear_before == FN_HOOKS_MAX)
+			VG_(fmsg_bad_option)(arg, "at most 8 of them\n");
+		clo.clear_before[clo.nclear_before++] = s;
 	} else if VG_STR_CLO (arg, "--collect-in", s) {
 		if (!*s)
 			VG_(fmsg_bad_option)(arg, "expected a function's name\n");
@@ -169,6 +176,12 @@ void settings_usage(void)
 		    "                             clock that advances with the cycles run (and\n"
 		    "                             sleeps), the same in every run [host]\n"
 		    "    --clock-hz=N             the virtual clock's cycles per second [3000000000]\n"
+		    "    --layout=host|canonical  the addresses below L1 and in the predictors: the\n"
+		    "                             guest's, or each mapping's canonical place, the\n"
+		    "                             same wherever it was mapped [host]\n"
+		    "    --skip-loader=no|yes     the program starts where the dynamic loader\n"
+		    "                             leaves off: its search for the libraries is\n"
+		    "                             neither counted nor left in the models [no]\n"
 		    "    --clock-cost=EV:N,...    the virtual clock's hundredths of a cycle per event\n"
 		    "                             in the measured region; outside it, an\n"
 		    "                             instruction is a cycle [Ir:100]\n"
@@ -176,6 +189,8 @@ void settings_usage(void)
 		    "                             entered (repeatable)\n"
 		    "    --dump-before=GLOB       dump them there, as a part of their own\n"
 		    "                             (repeatable)\n"
+		    "    --clear-before=GLOB      empty the caches and the predictors there, as\n"
+		    "                             at each start of instrumentation (repeatable)\n"
 		    "    --collect-in=NAME        also write what runs while the function NAME\n"
 		    "                             is called, as FILE.fn.N (the Nth of them) at\n"
 		    "                             the end (repeatable)\n"

@@ -20,7 +20,7 @@ enum engine_cpu {
 	CPU_HOST,      /* what VEX answers on this host (by hand, to compare with callgrind) */
 };
 
-/* The most --zero-before and --dump-before options taken, each. */
+/* The most --zero-before, --dump-before and --clear-before options taken, each. */
 #define FN_HOOKS_MAX 8
 
 struct settings {
@@ -38,11 +38,17 @@ struct settings {
 	struct sim_geometry l2_geometry; /* --L2 */
 	enum engine_cpu cpu;            /* --cpu */
 	Bool clock_virtual;             /* --clock=virtual (vclock.h); host: the kernel's */
+	Bool layout_canonical;          /* --layout=canonical (layout.h); host: the guest's
+					 * own addresses, as callgrind's */
+	Bool skip_loader;               /* --skip-loader: the program starts where the
+					 * dynamic loader leaves off (program_start.h) */
 	ULong clock_hz;                 /* --clock-hz: the virtual clock's cycles per second */
 	const HChar *zero_before[FN_HOOKS_MAX]; /* --zero-before=GLOB (fn_hooks.h) */
 	Int nzero_before;
 	const HChar *dump_before[FN_HOOKS_MAX]; /* --dump-before=GLOB */
 	Int ndump_before;
+	const HChar *clear_before[FN_HOOKS_MAX]; /* --clear-before=GLOB */
+	Int nclear_before;
 	Long clock_cost[EV_COUNT];      /* --clock-cost: hundredths of a cycle per event in
 					 * the measured region (vclock.h) */
 	const HChar **collect_in;       /* --collect-in=NAME: functions whose calls each get

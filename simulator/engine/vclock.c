@@ -388,6 +388,17 @@ void vclock_at_fork_child(ThreadId tid)
 	vclock_thread_start(tid);
 }
 
+void vclock_restart(ThreadId tid)
+{
+	if (!clo.clock_virtual)
+		return;
+	done_centi = process_start_centi = 0;
+	off_cpu_ns = 0;
+	for (UInt t = 0; t < VG_N_THREADS; t++)
+		thread_centi[t] = 0;
+	vclock_thread_start(tid);
+}
+
 void vclock_init(void)
 {
 	if (!clo.clock_virtual)

@@ -74,4 +74,9 @@ ULong vclock_monotonic_ns(void);
 /* In a forked child: its process CPU clock starts at zero. */
 void vclock_at_fork_child(ThreadId tid);
 
+/* At the program's entry point (entry.h), thread tid running: every
+ * clock reads as at its start again (nothing read it before: the loader
+ * does not), so that what the loader did before takes no time. */
+void vclock_restart(ThreadId tid);
+
 #endif

@@ -38,15 +38,20 @@ for fn in checksum main; do
 	dir=$(mktemp -u /tmp/bm-run.XXXXXX)
 	# (callgrind's guest sees the host's CPU: the engine's --cpu, --clock
 	# and --heap are not its options)
-	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s/ --cpu=[^ ]*//; s/ --clock[-a-z]*=[^ ]*//g; s/ --heap=[^ ]*//; s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" \
+	sed "s/--tool=[a-z]*/--tool=callgrind --collect-atstart=no --toggle-collect=$fn/; s/ --cpu=[^ ]*//; s/ --clock[-a-z]*=[^ ]*//g; s/ --heap=[^ ]*//; s/ --layout=[^ ]*//; s/ --skip-loader=[^ ]*//; s|mktemp -d /tmp/bm-run.XXXXXX|mkdir $dir \&\& echo $dir|" \
 		"$scratch/cmd.sh" >"$scratch/toggle.sh"
 	(sh "$scratch/toggle.sh" >/dev/null 2>&1)
 	# callgrind leaves out trailing zero columns
-	sed -n 's/^totals: //p' "$dir"/cg.*.out | awk '{ for (i = 1; i <= 9; i++) printf "%s%s", (i > 1 ? " " : ""), ($i == "" ? 0 : $i); print "" }'
+	# (bm-run's engine empties the caches where the dynamic loader
+	# leaves off, callgrind keeps the loader's lines: main's misses
+	# differ.)
+	n=9
+	[ $fn = main ] && n=3
+	sed -n 's/^totals: //p' "$dir"/cg.*.out | awk -v n=$n '{ for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), ($i == "" ? 0 : $i); print "" }'
 	rm -rf "$dir"
 done >"$scratch/toggled"
-check_eq "symbol mode: one run counts what --toggle-collect counts (Ir ... DLmw)" "$(cat "$scratch/toggled")" \
-	"$(json_get "$scratch/sym.json" 'join "\n", map { my $e = $_->{events}; join " ", map { $e->{$_} } qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw) } @{$j->{benchmarks}}[0, 1]')"
+check_eq "symbol mode: one run counts what --toggle-collect counts (Ir ... DLmw; main's Ir Dr Dw)" "$(cat "$scratch/toggled")" \
+	"$(json_get "$scratch/sym.json" 'join "\n", map { my $e = $_->{events}; join " ", map { $e->{$_} } $_->{id} =~ /::main$/ ? qw(Ir Dr Dw) : qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw) } @{$j->{benchmarks}}[0, 1]')"
 
 # With profiles: each called function's, from the same run.
 "$BM_RUN" -q --keep "$scratch/kept2" --bench 'checksum*' --bench '_fini' -o "$scratch/prof.json" -- "$whole" >/dev/null 2>&1

@@ -170,7 +170,7 @@ check_eq "the status went to /repos/o/r/statuses/SHA" "POST /repos/o/r/statuses/
 check "with the bearer token" grep -q "^Authorization: Bearer t.$" gh/request.1
 sed '1,/^.$/d' gh/request.1 >status.json
 check_eq "the body: state failure, context 'bm (ARCH, MODEL)', the verdict, a link to the report" \
-	"failure|bm (x86_64, bm-model/1)|regression: commit impact -30.00% (threshold 10%)|$server_url/projects/demo/commits/e1e1e1" \
+	"failure|bm (x86_64, bm-model/1+valgrind=3.19.0)|regression: commit impact -30.00% (threshold 10%)|$server_url/projects/demo/commits/e1e1e1" \
 	"$(json_get status.json '"$j->{state}|$j->{context}|$j->{description}|$j->{target_url}"')"
 check_eq "a passing check: state success" "0 success" \
 	"$(bmc --server "$server_url" --project demo --commit e2e2e2 --threshold 0.5 --github-status) $(sed '1,/^.$/d' gh/request.2 >s2.json; json_get s2.json '$j->{state}')"

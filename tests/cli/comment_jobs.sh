@@ -12,6 +12,8 @@
 # marker inside a benchmark's name is not a comment's marker.
 . "$(dirname "$0")/lib.sh"
 . "$top_srcdir/tests/cli/server_lib.sh"
+# The Valgrind of server_lib.sh's reports (tool.valgrind), in their series.
+vg=3.19.0
 cd "$scratch" || exit 1
 
 BM_CHECK="$top_builddir/uploader/bm-check"
@@ -76,21 +78,21 @@ make_report pr-arm.json topic $p1 2026-11-02T10:00:00Z $m0 100,100 pr=7 base=mai
 up "$tok_app" app pr-x86.json
 n=$(count)
 check_eq "the x86_64 job, slower: exit 1" 1 "$(job app $p1 7 pr-x86)"
-check_eq "... its status, under its platform and model" "bm (x86_64, bm-model/1+warm)=failure" "$(statuses "$n")"
+check_eq "... its status, under its platform and model" "bm (x86_64, bm-model/1+warm+valgrind=$vg)=failure" "$(statuses "$n")"
 bm_comments 7 >c1.md
 check_eq "... one comment, of the one report there is" "### bm: regression (-30.00%)" "$(sed -n 2p c1.md)"
 up "$tok_app" app pr-arm.json
 n=$(count)
 check_eq "the aarch64 job, as fast as main: exit 0" 0 "$(job app $p1 7 pr-arm)"
-check_eq "... its own status only: the x86_64 job's failure stands" "bm (aarch64, bm-model/1+warm)=success" \
+check_eq "... its own status only: the x86_64 job's failure stands" "bm (aarch64, bm-model/1+warm+valgrind=$vg)=success" \
 	"$(statuses "$n")"
 bm_comments 7 >c2.md
 check_eq "... still one comment" 1 "$(grep -c '^<!-- bm-check: app -->$' c2.md)"
 check_eq "... headed by the worst verdict, then every platform, the worst first" \
-	'### bm: regression (-30.00%)||2 platforms and models measured this commit, the worst first:||- `x86_64, bm-model/1+warm`: regression (-30.00%)|- `aarch64, bm-model/1+warm`: neutral (+0.00%)' \
+	"### bm: regression (-30.00%)||2 platforms and models measured this commit, the worst first:||- \`x86_64, bm-model/1+warm+valgrind=$vg\`: regression (-30.00%)|- \`aarch64, bm-model/1+warm+valgrind=$vg\`: neutral (+0.00%)" \
 	"$(sed -n 2,7p c2.md | tr '\n' '|' | sed 's/|$//')"
 check_eq "... then a section each, with its table and its dashboard link" \
-	'#### `x86_64, bm-model/1+warm`: regression (-30.00%)|#### `aarch64, bm-model/1+warm`: neutral (+0.00%)' \
+	"#### \`x86_64, bm-model/1+warm+valgrind=$vg\`: regression (-30.00%)|#### \`aarch64, bm-model/1+warm+valgrind=$vg\`: neutral (+0.00%)" \
 	"$(grep '^#### ' c2.md | tr '\n' '|' | sed 's/|$//')"
 check "... each section links to its run's report" \
 	sh -c "grep -q 'commits/$p1?pr=7&run=pr-x86)' c2.md && grep -q 'commits/$p1?pr=7&run=pr-arm)' c2.md"
@@ -108,7 +110,7 @@ up "$tok_app" app shard-2.json
 n=$(count)
 check_eq "the second shard's job, its own benchmark faster: exit 1 (the first shard's regressed)" 1 \
 	"$(job app $p2 8 shard-2)"
-check_eq "... one context for both shards: failure" "bm (x86_64, bm-model/1+warm)=failure" "$(statuses "$n")"
+check_eq "... one context for both shards: failure" "bm (x86_64, bm-model/1+warm+valgrind=$vg)=failure" "$(statuses "$n")"
 check_eq "... one section holding both shards' benchmarks" "0 2" \
 	"$(bm_comments 8 | grep -c '^#### ') $(bm_comments 8 | grep -c '^| `suite::b')"
 

@@ -195,9 +195,16 @@ for engine in callgrind bm; do
 done
 check "symbol mode: functions measured and called" \
 	json_get sym.bm.json '(grep { $_->{status} ne "ok" || !$_->{calls} } @{$j->{benchmarks}}) ? die : 1'
-check_eq "symbol mode: the same events, calls and cycles with either engine" \
-	"$(json_get sym.callgrind.json 'join "\n", map { "$_->{id} $_->{calls} $_->{cycles} " . join " ", map { $_ // 0 } @{$_->{events}}{qw('"$EVENTS"')} } @{$j->{benchmarks}}')" \
-	"$(json_get sym.bm.json 'join "\n", map { "$_->{id} $_->{calls} $_->{cycles} " . join " ", map { $_ // 0 } @{$_->{events}}{qw('"$EVENTS"')} } @{$j->{benchmarks}}')"
+# (The bm engine's caches start empty where the dynamic loader leaves
+# off, as bm-run has it count from there (--skip-loader), callgrind's
+# hold what the loader touched: main's misses differ; its instructions
+# and accesses, and checksum's every event, do not.)
+sym_events() {
+	json_get "$1" 'join "\n", map { my $b = $_; my @e = map { $_ // 0 } @{$b->{events}}{qw('"$EVENTS"')};
+		@e = @e[0 .. 2] if $b->{id} =~ /::main$/; join " ", $b->{id}, $b->{calls}, $b->{id} =~ /::main$/ ? () : $b->{cycles}, @e } @{$j->{benchmarks}}'
+}
+check_eq "symbol mode: the same events, calls and cycles with either engine (main's accesses only)" \
+	"$(sym_events sym.callgrind.json)" "$(sym_events sym.bm.json)"
 
 # Collecting in functions (--collect-in) changes nothing else: the run's
 # own file counts what a run without it counts.

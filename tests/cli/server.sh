@@ -156,7 +156,7 @@ check_eq "callgrind on another host's CPU: no baseline, the CPU named" \
 	"$(body '$j->{verdict}')|$(body '$j->{baseline_reason}' | sed 's/ (code that.*//')"
 api GET '/api/v1/projects/other/benchmarks/suite%3A%3Ab1/history?branch=engines' >/dev/null
 check_eq "the history lists every run, each point with its series, so the change shows" \
-	"0e1e1e bm-model/1|0e2e2e bm-model/1|0e3e3e bm-model/1+callgrind+cpu=host: AMD EPYC 7B13|0e4e4e bm-model/1+callgrind+cpu=host: Intel(R) Xeon(R)" \
+	"0e1e1e bm-model/1+valgrind=3.19.0|0e2e2e bm-model/1+valgrind=3.19.0|0e3e3e bm-model/1+callgrind+valgrind=3.19.0+cpu=host: AMD EPYC 7B13|0e4e4e bm-model/1+callgrind+valgrind=3.19.0+cpu=host: Intel(R) Xeon(R)" \
 	"$(body 'join "|", map { "$_->{commit} $_->{model}" } @{$j->{points}}')"
 
 # -- a commit is never its own baseline, nor is a pull request's run (issue 39) --
@@ -235,7 +235,7 @@ api GET '/api/v1/projects/demo/benchmarks/suite%3A%3Ab1/history?branch=main' >/d
 check_eq "history: one point per commit of the branch, oldest first, pull requests apart (speeds to 6 digits)" \
 	"c1c1c1=100 c2c2c2=110 c3c3c3=110 c5c5c5=110 d1d1d1=100 d2d2d2=100 a1a1a1=100" \
 	"$(body 'join " ", map { "$_->{commit}=" . (defined $_->{value} ? 0 + sprintf("%.6g", $_->{value}) : "null") } @{$j->{points}}')"
-check_eq "history: model and platform per point, for the chart's markers" "bm-model/2 aarch64" \
+check_eq "history: model and platform per point, for the chart's markers" "bm-model/2+valgrind=3.19.0 aarch64" \
 	"$(body '"$j->{points}[4]{model} $j->{points}[6]{platform}{arch}"')"
 api GET '/api/v1/projects/demo/benchmarks/suite%3A%3Ab1/history?branch=main&metric=Ir' >/dev/null
 check_eq "history of an event metric" "30000000 27272727" "$(body '"$j->{points}[0]{value} $j->{points}[1]{value}"')"

@@ -236,8 +236,14 @@ START_TEST(series_identity_of_input)
 	char *id = report_series_identity(&r);
 	ck_assert_str_eq(id, "bm-model/1+callgrind+stdin=ba7816bf8f01cfea+cpu=host: X");
 	free(id);
+	/* The Valgrind that ran it, before the input. */
+	r.valgrind = "3.19.0";
+	id = report_series_identity(&r);
+	ck_assert_str_eq(id, "bm-model/1+callgrind+valgrind=3.19.0+stdin=ba7816bf8f01cfea+cpu=host: X");
+	free(id);
 }
 END_TEST
+
 
 static void difference_is(const char *there, const char *here, const char *want)
 {
@@ -250,6 +256,20 @@ static void difference_is(const char *there, const char *here, const char *want)
 	ck_assert_msg(strncmp(why, want, strlen(want)) == 0, "'%s' does not start with '%s'", why, want);
 	free(why);
 }
+
+/* Another Valgrind is another series, said so, and taken apart from the
+ * engine, the input and the CPU around it. */
+START_TEST(series_identity_of_valgrind)
+{
+	difference_is("bm-model/3+valgrind=3.19.0+cpu=bm x86-64-v3: X", "bm-model/3+valgrind=3.22.0+cpu=bm x86-64-v3: X",
+		      "Valgrind: 3.19.0 there, 3.22.0 here (another Valgrind translates the program otherwise");
+	difference_is("bm-model/3+warm+valgrind=3.19.0", "bm-model/3+warm", "Valgrind: 3.19.0 there, none recorded here");
+	difference_is("bm-model/1+callgrind+valgrind=3.19.0+stdin=aa", "bm-model/1+valgrind=3.19.0+stdin=aa",
+		      "engine: callgrind there, bm here");
+	difference_is("bm-model/1+valgrind=3.19.0+stdin=aa", "bm-model/1+valgrind=3.19.0+stdin=bb",
+		      "standard input: 'aa' there, 'bb' here");
+}
+END_TEST
 
 START_TEST(series_differences_name_the_field)
 {
@@ -294,6 +314,7 @@ int main(void)
 	tcase_add_test(tc, short_series);
 	tcase_add_test(tc, series_identities);
 	tcase_add_test(tc, series_identity_of_input);
+	tcase_add_test(tc, series_identity_of_valgrind);
 	tcase_add_test(tc, series_differences_name_the_field);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

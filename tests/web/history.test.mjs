@@ -18,7 +18,7 @@ test('a benchmark\'s speed on main: every point, and markers for the model and p
   assert.equal(drawn, 2, 'the legend has the x series and one benchmark');
   const markers = await texts(page, 'ul.markers li');
   assert.equal(markers.length, 2);
-  assert.match(markers[0], /model bm-model\/0 → bm-model\/1/);
+  assert.match(markers[0], /model bm-model\/0\+valgrind=3\.19\.0 → bm-model\/1\+valgrind=3\.19\.0/);
   assert.match(markers[1], /platform aarch64 · Debian 12 · GCC 12\.2\.0 → x86_64 · Debian 12 · GCC 12\.2\.0/);
   assert.equal(await chart.getAttribute('data-markers'), '2');
   await shot(page, 'history');

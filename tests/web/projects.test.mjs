@@ -37,11 +37,11 @@ test('per branch and platform: the latest commit, benchmark count, regressions a
   // main ran on aarch64 (with two models) before x86_64: three rows.
   const mains = rows.filter((r) => r.Branch === 'main');
   assert.deepEqual(mains.map((r) => r.Platform.join(' ')).sort(), [
-    'aarch64 · Debian 12 · GCC 12.2.0 bm-model/0', 'aarch64 · Debian 12 · GCC 12.2.0 bm-model/1',
-    'x86_64 · Debian 12 · GCC 12.2.0 bm-model/1']);
+    'aarch64 · Debian 12 · GCC 12.2.0 bm-model/0+valgrind=3.19.0', 'aarch64 · Debian 12 · GCC 12.2.0 bm-model/1+valgrind=3.19.0',
+    'x86_64 · Debian 12 · GCC 12.2.0 bm-model/1+valgrind=3.19.0']);
   const main = mains.find((r) => r.Platform[0].startsWith('x86_64'));
   const {json: rep} = await api(`/api/v1/projects/${P}/commits/${env.head}/report`);
-  assert.deepEqual(main.Platform, ['x86_64 · Debian 12 · GCC 12.2.0', 'bm-model/1'], 'the platform and model of main\'s latest run');
+  assert.deepEqual(main.Platform, ['x86_64 · Debian 12 · GCC 12.2.0', 'bm-model/1+valgrind=3.19.0'], 'the platform and model of main\'s latest run');
   assert.equal(main['Latest run'][0], env.head.slice(0, 10), 'the latest commit');
   assert.equal(main['Latest run'][1], '2026-01-02 06:00 UTC', 'its committer time');
   assert.equal(main.Benchmarks, String(rep.benchmarks.filter((b) => b.status !== 'missing').length), 'benchmark count');

@@ -60,10 +60,14 @@ const FIXED_CPU = 'VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid ma
 
 // What a report's results compare with, as the server stores it in a
 // run's "model" (lib/series_identity.c, the same rule): the cost model,
-// "+warm" for warm caches, "+ENGINE" for an engine other than bm's, and
-// "+cpu=CPU" for a CPU other than the bm engine's fixed one.
+// "+warm" for warm caches, "+ENGINE" for an engine other than bm's,
+// "+valgrind=VERSION" for the Valgrind that ran it, "+stdin=DIGEST" for
+// the input the programs read (its first 16 hex digits), and "+cpu=CPU"
+// for a CPU other than the bm engine's fixed one.
 export function seriesIdentity(rep) {
-  const engine = rep.tool?.engine, cpu = rep.model?.cpu;
+  const engine = rep.tool?.engine, valgrind = rep.tool?.valgrind, cpu = rep.model?.cpu;
+  const input = rep.stdin?.sha256 ? rep.stdin.sha256.slice(0, 16) : '';
   return (rep.model?.id ?? '?') + (rep.model?.warm_caches ? '+warm' : '') +
-    (engine && engine !== 'bm' ? `+${engine}` : '') + (cpu && cpu !== FIXED_CPU ? `+cpu=${cpu}` : '');
+    (engine && engine !== 'bm' ? `+${engine}` : '') + (valgrind ? `+valgrind=${valgrind}` : '') +
+    (input ? `+stdin=${input}` : '') + (cpu && cpu !== FIXED_CPU ? `+cpu=${cpu}` : '');
 }
