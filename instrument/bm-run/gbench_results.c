@@ -89,6 +89,7 @@ struct run {
 	char *path;
 	uint64_t cycles;
 	struct bm_events total;
+	int reported; /* the dump at a reporter's ReportRuns: a benchmark's end */
 };
 
 static void runs_free(struct run *runs, size_t n)
@@ -120,22 +121,33 @@ static int read_runs(const char *dump, const struct bm_model *m, struct run **ou
 			return -1;
 		}
 		xgrow(out, &alloc, *n + 1, sizeof **out);
-		(*out)[(*n)++] = (struct run){.path = path, .cycles = p->cycles, .total = p->total};
+		(*out)[(*n)++] = (struct run){.path = path, .cycles = p->cycles, .total = p->total,
+					      .reported = p->trigger && strstr(p->trigger, "::ReportRuns(") != NULL};
 		profile_free(p);
 	}
 }
 
-/* The run w reported among runs from *next on, or NULL; *next moves past
- * it. */
-static const struct run *find_run(const struct row *w, const struct run *runs, size_t n, size_t *next, double hz)
+/* The runs of the next benchmark from *next on: up to the dumps its
+ * reporters' ReportRuns made, [*first, *end); *next moves past those. */
+static void next_benchmark(const struct run *runs, size_t n, size_t *next, size_t *first, size_t *end)
+{
+	size_t k = *next;
+	*first = k;
+	while (k < n && !runs[k].reported)
+		k++;
+	*end = k;
+	while (k < n && runs[k].reported)
+		k++;
+	*next = k;
+}
+
+/* The run w reported among runs [first, end), or NULL. */
+static const struct run *find_run(const struct row *w, const struct run *runs, size_t first, size_t end, double hz)
 {
 	double target = w->cpu_s * (double)w->iterations * hz;
-	for (size_t k = *next; k < n; k++) {
-		if (fabs((double)runs[k].cycles - target) <= target / 1000 + 5000) {
-			*next = k + 1;
+	for (size_t k = first; k < end; k++)
+		if (!runs[k].reported && fabs((double)runs[k].cycles - target) <= target / 1000 + 5000)
 			return &runs[k];
-		}
-	}
 	return NULL;
 }
 
@@ -266,12 +278,15 @@ int gbench_collect(struct bm_report *r, const struct job *job, const struct bm_m
 	for (size_t i = 0; rc == 0 && i < rows.n; i++) {
 		const struct row *w = &rows.v[i];
 		struct bm_result *b = add(r, w->name);
+		/* Each benchmark's runs end where the suite reports them. */
+		size_t first, end;
+		next_benchmark(runs, nruns, &next, &first, &end);
 		if (w->status != BM_STATUS_OK) {
 			b->status = w->status;
 			b->reason = xstrdup(w->reason);
 			continue;
 		}
-		const struct run *run = w->threads == 1 ? find_run(w, runs, nruns, &next, m->frequency_hz) : NULL;
+		const struct run *run = w->threads == 1 ? find_run(w, runs, first, end, m->frequency_hz) : NULL;
 		fill(b, w, run, m);
 		if (keep_dir && run)
 			keep_file(run->path, keep_dir, b->id);

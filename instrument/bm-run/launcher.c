@@ -226,6 +226,9 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 	if (bm) {
 		argv[n++] = xstrdup("--layout=canonical");
 		argv[n++] = xstrdup("--skip-loader=yes");
+		/* Threads take turns as the engine says (threads.h), each
+		 * waiting thread taking Valgrind's lock in its turn. */
+		argv[n++] = xstrdup("--fair-sched=yes");
 	}
 	/* The time the program reads, at the model's frequency and by its
 	 * cycles (docs/engine.md). */
@@ -271,6 +274,9 @@ char **launcher_argv(const char *valgrind, const struct measure_setup *m, enum r
 		 * (through what the suite allocated) reach into it. */
 		argv[n++] = xstrdup("--clear-before=benchmark::State::StartKeepRunning()");
 		argv[n++] = xstrdup("--dump-before=benchmark::State::FinishKeepRunning()");
+		/* And where its reporters report a benchmark, after all its runs:
+		 * the end of each benchmark's runs among the dumps. */
+		argv[n++] = xstrdup("--dump-before=benchmark::*Reporter::ReportRuns(*)");
 		break;
 	case MODE_CATCH2:
 		/* Each benchmark's run (its warm-up, then its samples) from the

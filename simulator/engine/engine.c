@@ -19,6 +19,7 @@
 #include "instrument.h"
 #include "layout.h"
 #include "settings.h"
+#include "threads.h"
 #include "vclock.h"
 
 #include "pub_tool_libcassert.h"
@@ -65,6 +66,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)nargs;
 	layout_pre_syscall(sysno);
+	threads_pre_syscall(tid, sysno, args);
 	if (clo.clock_virtual)
 		vclock_pre_syscall(tid, sysno, args);
 	/* A thread's (or the process's) last superblock, which ends in its
@@ -109,6 +111,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 {
 	(void)nargs;
 	layout_post_syscall(sysno);
+	threads_post_syscall(tid, sysno);
 	if (clo.clock_virtual) {
 		vclock_post_syscall(tid, sysno, args, res);
 		host_state_post_syscall(tid, sysno, args, res);
@@ -128,11 +131,19 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 	count_syscall(VG_(get_IP)(tid), wall, cpu);
 }
 
-ULong engine_syscall_in_guest(UWord sysno, UWord a0, UWord a1, Addr after)
+ULong engine_syscall_in_guest(const VexGuestAMD64State *gst, Addr after)
 {
+	ThreadId tid = VG_(get_running_tid)();
+	UWord sysno = gst->guest_RAX;
+	const UWord a[6] = {gst->guest_RDI, gst->guest_RSI, gst->guest_RDX, gst->guest_R10, gst->guest_R8, gst->guest_R9};
 	ULong res;
-	if (!vclock_answer(VG_(get_running_tid)(), sysno, a0, a1, &res))
+	Bool park = False;
+	if (threads_answer(tid, sysno, a, &res, &park)) {
+		if (park)
+			return ENGINE_PARK;
+	} else if (!vclock_answer(tid, sysno, a[0], a[1], &res)) {
 		return ENGINE_TO_KERNEL;
+	}
 	/* Counted as the kernel's answer would be: without its time. */
 	if (clo.systime && engine_instrumenting)
 		count_syscall(after, 0, 0);
@@ -205,21 +216,26 @@ static Bool client_request(ThreadId tid, UWord *args, UWord *ret)
  * and the virtual clock from here. */
 static void start_client_code(ThreadId tid, ULong blocks)
 {
-	(void)blocks;
 	callgraph_thread_start(tid);
 	vclock_thread_start(tid);
+	threads_start(tid, blocks);
 }
 
 static void stop_client_code(ThreadId tid, ULong blocks)
 {
-	(void)blocks;
 	vclock_thread_stop(tid);
+	threads_stop(tid, blocks);
 }
 
 static void thread_created(ThreadId parent, ThreadId child)
 {
-	(void)parent;
 	vclock_thread_created(child);
+	threads_created(parent, child);
+}
+
+static void thread_exiting(ThreadId tid)
+{
+	threads_exiting(tid);
 }
 
 static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
@@ -292,6 +308,7 @@ static void post_clo_init(void)
 	block_cost_core(clo.current_core);
 	callgraph_init();
 	vclock_init();
+	threads_init();
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
 	dumps_init();
@@ -299,6 +316,7 @@ static void post_clo_init(void)
 	VG_(track_start_client_code)(start_client_code);
 	VG_(track_stop_client_code)(stop_client_code);
 	VG_(track_pre_thread_ll_create)(thread_created);
+	VG_(track_pre_thread_ll_exit)(thread_exiting);
 	VG_(track_pre_deliver_signal)(pre_deliver_signal);
 	VG_(track_post_deliver_signal)(post_deliver_signal);
 }

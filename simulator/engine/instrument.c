@@ -21,6 +21,7 @@
 #include "initial_stack.h"
 #include "layout.h"
 #include "settings.h"
+#include "threads.h"
 #include "vclock.h"
 
 #include "pub_tool_hashtable.h"
@@ -252,6 +253,14 @@ static IRExpr *tmp64(IRSB *sb, IRExpr *e)
 static IRExpr *c64(ULong v)
 {
 	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* A 1-bit temporary holding a op b. */
+static IRExpr *test1(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
+{
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I1);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(op, a, b)));
+	return IRExpr_RdTmp(t);
 }
 
 /* Simulates the current instruction's fetch: a call, unless it is known
@@ -689,14 +698,25 @@ static void answer_in_guest(IRSB *out, const IRSB *in)
 	if (!clo.clock_virtual || in->jumpkind != Ijk_Sys_syscall || in->next->tag != Iex_Const)
 		return;
 	IRConst *after = in->next->Iex.Const.con;
-	IRExpr *sysno = tmp64(out, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64));
-	IRExpr *a0 = tmp64(out, IRExpr_Get(OFFSET_amd64_RDI, Ity_I64));
-	IRExpr *a1 = tmp64(out, IRExpr_Get(OFFSET_amd64_RSI, Ity_I64));
+	/* The syscall instruction: a thread that waits makes it again. */
+	Addr at = 0;
+	for (Int i = 0; i < in->stmts_used; i++)
+		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark)
+			at = in->stmts[i]->Ist.IMark.addr;
 	IRTemp res = newIRTemp(out->tyenv, Ity_I64), answered = newIRTemp(out->tyenv, Ity_I1);
-	addStmtToIRSB(out, IRStmt_Dirty(unsafeIRDirty_1_N(res, 0, "engine_syscall_in_guest",
-							  VG_(fnptr_to_fnentry)(engine_syscall_in_guest),
-							  mkIRExprVec_4(sysno, a0, a1, IRExpr_Const(after)))));
+	IRDirty *d = unsafeIRDirty_1_N(res, 0, "engine_syscall_in_guest", VG_(fnptr_to_fnentry)(engine_syscall_in_guest),
+				       mkIRExprVec_2(IRExpr_GSPTR(), IRExpr_Const(after)));
+	/* It reads rax to r10: the number and the arguments. */
+	d->nFxState = 1;
+	d->fxState[0].fx = Ifx_Read;
+	d->fxState[0].offset = OFFSET_amd64_RAX;
+	d->fxState[0].size = OFFSET_amd64_R10 + 8 - OFFSET_amd64_RAX;
+	d->fxState[0].nRepeats = d->fxState[0].repeatLen = 0;
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+	addStmtToIRSB(out, IRStmt_Exit(test1(out, Iop_CmpEQ64, IRExpr_RdTmp(res), c64(ENGINE_PARK)), Ijk_Yield,
+				       IRConst_U64(at), OFFSET_amd64_RIP));
 	addStmtToIRSB(out, IRStmt_WrTmp(answered, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(res), c64(ENGINE_TO_KERNEL))));
+	IRExpr *sysno = tmp64(out, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64));
 	IRExpr *rax = tmp64(out, IRExpr_ITE(IRExpr_RdTmp(answered), IRExpr_RdTmp(res), sysno));
 	addStmtToIRSB(out, IRStmt_Put(OFFSET_amd64_RAX, rax));
 	addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(answered), Ijk_Boring, after, OFFSET_amd64_RIP));
@@ -717,6 +737,7 @@ static IRSB *uninstrumented(IRSB *in)
 		return in;
 	}
 	IRSB *out = deepCopyIRSBExceptStmts(in);
+	threads_at_block(out, start);
 	program_start_at_block(out, start);
 	if (!clo.clock_virtual) {
 		for (Int i = 0; i < in->stmts_used; i++) {
@@ -755,6 +776,13 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	if (!engine_instrumenting)
 		return uninstrumented(in);
 	struct pass p = {.out = deepCopyIRSBExceptStmts(in), .fetched = True};
+	/* Before anything of the block: a thread whose turn it is not runs
+	 * none of it. */
+	for (Int k = 0; k < in->stmts_used; k++)
+		if (in->stmts[k] && in->stmts[k]->tag == Ist_IMark) {
+			threads_at_block(p.out, in->stmts[k]->Ist.IMark.addr);
+			break;
+		}
 	p.instrs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct instr *));
 	p.items = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct item));
 	p.segs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct segment *));

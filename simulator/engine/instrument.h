@@ -7,6 +7,7 @@
 #define BM_ENGINE_INSTRUMENT_H
 
 #include "pub_tool_basics.h"
+#include "libvex_guest_amd64.h"
 #include "pub_tool_tooliface.h"
 
 /* Whether translations are instrumented now (the region is on; from
@@ -17,11 +18,15 @@ extern Bool engine_instrumenting;
 extern Int engine_i1_line_bits;
 
 /* In place of a system call, with --clock=virtual (engine.c): the result
- * of one the virtual clock answers without the kernel (vclock_answer),
- * counted as a system call, or ENGINE_TO_KERNEL.  sysno, a0 and a1: the
- * call's number and first arguments; after: the address past it. */
+ * of one the engine answers without the kernel (the virtual clock's,
+ * vclock_answer; a thread's wait or turn, threads_answer), counted as a
+ * system call; or ENGINE_TO_KERNEL; or ENGINE_PARK, when the thread waits
+ * and makes its call again on its next turn.  gst: the guest's state
+ * (its number in rax, its arguments in rdi, rsi, rdx, r10, r8, r9);
+ * after: the address past it. */
 #define ENGINE_TO_KERNEL (~0ULL)
-ULong engine_syscall_in_guest(UWord sysno, UWord a0, UWord a1, Addr after);
+#define ENGINE_PARK (~1ULL)
+ULong engine_syscall_in_guest(const VexGuestAMD64State *gst, Addr after);
 
 IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *sb_in, const VexGuestLayout *layout,
 			const VexGuestExtents *vge, const VexArchInfo *archinfo_host,

@@ -176,6 +176,18 @@ static Bool now_ns(Int id, ThreadId tid, ULong *ns)
 	}
 }
 
+Bool vclock_now(Int clock, ThreadId tid, ULong *ns)
+{
+	return now_ns(clock, tid, ns);
+}
+
+void vclock_wait_until(ULong monotonic_ns)
+{
+	ULong now = vclock_monotonic_ns();
+	if (monotonic_ns > now)
+		off_cpu_ns += monotonic_ns - now;
+}
+
 ULong vclock_monotonic_ns(void)
 {
 	return MONOTONIC_START_NS + wall_ns();

@@ -71,6 +71,14 @@ Bool vclock_answers(UInt sysno);
 /* CLOCK_MONOTONIC's time now, in nanoseconds. */
 ULong vclock_monotonic_ns(void);
 
+/* Clock id's time now for thread tid, in nanoseconds: False for an id
+ * the clock does not know. */
+Bool vclock_now(Int clock, ThreadId tid, ULong *ns);
+
+/* Every thread waits until CLOCK_MONOTONIC reads monotonic_ns (no thread
+ * can run: the wall clocks move there, as a sleep moves them). */
+void vclock_wait_until(ULong monotonic_ns);
+
 /* In a forked child: its process CPU clock starts at zero. */
 void vclock_at_fork_child(ThreadId tid);
 

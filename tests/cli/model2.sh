@@ -53,7 +53,7 @@ done
 # -- what runs --
 "$BM_RUN" --model bm-model/2 --print-command -- "$PROG" >m2.cmd 2>&1
 check "the engine gets x86-64-v3, the canonical layout from the entry, branch simulation, the L2, block costs and the model's clock" \
-	grep -q -e '--branch-sim=yes --cpu=x86-64-v3 --layout=canonical --skip-loader=yes --clock=virtual --clock-hz=3000000000 --clock-cost=I1mr:1200,[^ ]*,Cc:1,[^ ]* --L2=1048576,8,64 --block-cost=yes --core=bm-model/2 ' m2.cmd
+	grep -q -e '--branch-sim=yes --cpu=x86-64-v3 --layout=canonical --skip-loader=yes --fair-sched=yes --clock=virtual --clock-hz=3000000000 --clock-cost=I1mr:1200,[^ ]*,Cc:1,[^ ]* --L2=1048576,8,64 --block-cost=yes --core=bm-model/2 ' m2.cmd
 "$BM_RUN" --model bm-model/3 --print-command -- "$PROG" >m3.cmd 2>&1
 check_eq "bm-model/3: the same command line but for the core" "$(sed 's|--core=bm-model/2|--core=bm-model/3|' m2.cmd)" "$(cat m3.cmd)"
 BM_MODEL=bm-model/2 "$BM_RUN" --print-command -- "$PROG" >env.cmd 2>&1

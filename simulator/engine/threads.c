@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
+ *
+ * Threads, repeatable: see threads.h.
+ *
+ * Notes (the assumptions, each with its reason):
+ *
+ * - The turn is the engine's: every translation made after the second
+ *   thread appears begins with the check (two loads and a compare), and
+ *   a thread that fails it leaves at once with Ijk_Yield, having run
+ *   nothing; Valgrind then lets it spin through the rest of a short time
+ *   slice and hands its lock on (bm-run gives Valgrind --fair-sched=yes,
+ *   whose ticket lock lets every waiting thread take it in turn).  How
+ *   long that takes is the host's; what runs is not.
+ * - QUANTUM superblocks a turn, counted inline by the chosen thread: as
+ *   many as Valgrind's own time slice, so that threads interleave as
+ *   often as under Valgrind's scheduler.
+ * - A futex call is answered here whenever its word is in the program's
+ *   memory: private and shared alike (glibc's pthread_join waits on a
+ *   shared one, which the kernel wakes when the thread exits), since the
+ *   program's waiters all wait here.  A wake that finds none of them goes
+ *   to the kernel, which may hold a waiter of another kind.  The
+ *   priority-inheriting operations go to the kernel.
+ * - Waiters are woken in the order they began to wait (the kernel's
+ *   order is its own, and FIFO among equals).
+ * - A waiting thread's call is made again when it is woken and chosen:
+ *   then it returns what the wake said (0, or ETIMEDOUT).
+ * - Timeouts are on the virtual clock: a timed wait ends when the clock
+ *   has passed its deadline at a turn's end, or at once, the clock moved
+ *   to it, when no thread can run.  Sleeps are such waits on nothing.
+ * - A thread the kernel holds in a system call keeps the turn (the
+ *   others wait for it): a call that waits for another thread (a pipe
+ *   between them) would never end, so after KERNEL_WAIT_MS of it the
+ *   turn moves on as the kernel lets threads run, and the run is said to
+ *   be nondeterministic. */
+#include "threads.h"
+
+#include "guest.h"
+#include "settings.h"
+#include "vclock.h"
+
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#define QUANTUM 100000
+#define KERNEL_WAIT_MS 1000
+
+/* Linux's futex operations (linux/futex.h). */
+enum {
+	FUTEX_WAIT = 0, FUTEX_WAKE = 1, FUTEX_REQUEUE = 3, FUTEX_CMP_REQUEUE = 4, FUTEX_WAKE_OP = 5,
+	FUTEX_WAIT_BITSET = 9, FUTEX_WAKE_BITSET = 10,
+	FUTEX_PRIVATE_FLAG = 128, FUTEX_CLOCK_REALTIME = 256,
+};
+#define CLONE_CHILD_CLEARTID 0x00200000UL
+#define TIMER_ABSTIME 1
+#define E_AGAIN 11
+#define E_INVAL 22
+#define E_TIMEDOUT 110
+
+enum { T_FREE, T_RUNNABLE, T_WAITING };
+
+struct thread {
+	UChar state;
+	Addr clear_tid;     /* CLONE_CHILD_CLEARTID's, or set_tid_address's */
+	Addr wait_addr;     /* the futex waited on; 0: a sleep */
+	UInt wait_bits;
+	ULong deadline;     /* CLOCK_MONOTONIC's ns, or 0: none */
+	ULong order;        /* when it began to wait */
+	Bool woken;         /* the answer of its call, made again, is woken_result */
+	ULong woken_result;
+	UInt kernel_since;  /* the millisecond timer + 1 when a kernel call began, or 0 */
+};
+
+static struct thread *ts;       /* VG_N_THREADS */
+static Addr *clone_clear_tid;   /* of the clone in progress, by parent */
+static ULong waits;
+
+Bool threads_many, threads_nondeterministic;
+/* The thread whose turn it is, the one Valgrind runs, and what the
+ * translations read: whether they are the same (with one thread they
+ * always are: every translation, made before or after the second thread
+ * appears, checks the turn). */
+static ThreadId chosen = 1, running = 1;
+static ULong turn_ok = 1;
+/* The chosen thread's superblocks in its turn so far, and the count of
+ * Valgrind's at the start of the slice it runs in. */
+static ULong turn_blocks, slice_start;
+
+/* ---- the turn ---- */
+
+/* Wakes waiter t with result r (it runs again when chosen). */
+static void wake_one(ThreadId t, ULong r)
+{
+	ts[t].state = T_RUNNABLE;
+	ts[t].woken = True;
+	ts[t].woken_result = r;
+}
+
+/* Ends the timed waits the virtual clock has passed. */
+static void time_out(void)
+{
+	ULong now = vclock_monotonic_ns();
+	for (ThreadId t = 1; t < VG_N_THREADS; t++)
+		if (ts[t].state == T_WAITING && ts[t].deadline && ts[t].deadline <= now)
+			wake_one(t, ts[t].wait_addr ? (ULong)-E_TIMEDOUT : 0);
+}
+
+/* The next runnable thread after from, round the ring; 0: none. */
+static ThreadId next_after(ThreadId from)
+{
+	for (UInt k = 1; k < VG_N_THREADS; k++) {
+		ThreadId t = (ThreadId)((from - 1 + k) % (VG_N_THREADS - 1) + 1);
+		if (ts[t].state == T_RUNNABLE)
+			return t;
+	}
+	return from < VG_N_THREADS && ts[from].state == T_RUNNABLE ? from : 0;
+}
+
+/* The first deadline of a waiting thread, or 0: none waits with one. */
+static ThreadId first_deadline(void)
+{
+	ThreadId best = 0;
+	for (ThreadId t = 1; t < VG_N_THREADS; t++)
+		if (ts[t].state == T_WAITING && ts[t].deadline &&
+		    (!best || ts[t].deadline < ts[best].deadline ||
+		     (ts[t].deadline == ts[best].deadline && ts[t].order < ts[best].order)))
+			best = t;
+	return best;
+}
+
+/* Gives the turn to the next thread after from that can run: with none,
+ * the clock moves to the first timeout; with none of those either,
+ * every thread waits for good, as natively: the turn goes to the thread
+ * that waited first, whose call goes to the kernel. */
+static void pass_turn(ThreadId from)
+{
+	time_out();
+	ThreadId t = next_after(from);
+	if (!t && (t = first_deadline())) {
+		vclock_wait_until(ts[t].deadline);
+		time_out();
+	}
+	if (!t) {
+		for (ThreadId w = 1; w < VG_N_THREADS; w++)
+			if (ts[w].state == T_WAITING && (!t || ts[w].order < ts[t].order))
+				t = w;
+		if (t) {
+			VG_(umsg)("bm-engine: every thread waits (a deadlock?): thread %u waits in the kernel\n", t);
+			threads_nondeterministic = True;
+			ts[t].state = T_RUNNABLE; /* its call, made again, is the kernel's */
+		}
+	}
+	chosen = t;
+	turn_blocks = 0;
+	turn_ok = running == chosen;
+}
+
+void threads_at_block(IRSB *sb, Addr a)
+{
+	if (!clo.clock_virtual)
+		return;
+	IRTemp ok = newIRTemp(sb->tyenv, Ity_I64), other = newIRTemp(sb->tyenv, Ity_I1);
+	addStmtToIRSB(sb, IRStmt_WrTmp(ok, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&turn_ok))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(ok), IRExpr_Const(IRConst_U64(0)))));
+	addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(other), Ijk_Yield, IRConst_U64(a), OFFSET_amd64_RIP));
+}
+
+/* ---- Valgrind's events ---- */
+
+void threads_init(void)
+{
+	ts = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *ts);
+	clone_clear_tid = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *clone_clear_tid);
+}
+
+void threads_created(ThreadId parent, ThreadId child)
+{
+	if (!clo.clock_virtual || child >= VG_N_THREADS)
+		return;
+	if (parent == VG_INVALID_THREADID) { /* the main thread, at the start */
+		ts[child] = (struct thread){.state = T_RUNNABLE};
+		return;
+	}
+	if (!threads_many) {
+		/* From now on the turns matter. */
+		threads_many = True;
+		ts[parent].state = T_RUNNABLE;
+		chosen = parent;
+		turn_blocks = 0;
+	}
+	ts[child] = (struct thread){.state = T_RUNNABLE, .clear_tid = clone_clear_tid[parent]};
+	clone_clear_tid[parent] = 0;
+}
+
+void threads_exiting(ThreadId tid)
+{
+	if (!threads_many || tid >= VG_N_THREADS)
+		return;
+	Addr word = ts[tid].clear_tid;
+	ts[tid].state = T_FREE;
+	/* The kernel's CLONE_CHILD_CLEARTID, here, where the thread ends. */
+	if (word && guest_may(word, sizeof(UInt), VKI_PROT_WRITE)) {
+		*(UInt *)word = 0;
+		ULong order = ~0ULL;
+		ThreadId first = 0;
+		for (ThreadId t = 1; t < VG_N_THREADS; t++)
+			if (ts[t].state == T_WAITING && ts[t].wait_addr == word && ts[t].order < order) {
+				first = t;
+				order = ts[t].order;
+			}
+		if (first)
+			wake_one(first, 0);
+	}
+	if (chosen == tid)
+		pass_turn(tid);
+}
+
+/* Valgrind gives thread tid its lock (blocks: its count of superblocks
+ * run).  Not its turn: whether the chosen one can still run (it may have
+ * exited, or wait in the kernel for too long). */
+void threads_start(ThreadId tid, ULong blocks)
+{
+	running = tid;
+	slice_start = blocks;
+	if (!threads_many)
+		chosen = tid;
+	ThreadId c = chosen;
+	if (threads_many && c != tid) {
+		if (!c || c >= VG_N_THREADS || ts[c].state != T_RUNNABLE) {
+			pass_turn(c ? c : tid);
+		} else if (ts[c].kernel_since &&
+			   VG_(read_millisecond_timer)() + 1 - ts[c].kernel_since > KERNEL_WAIT_MS) {
+			threads_nondeterministic = True;
+			chosen = tid;
+			turn_blocks = 0;
+		}
+	}
+	turn_ok = running == chosen;
+}
+
+/* ... and takes it back: the chosen thread's turn ends after QUANTUM of
+ * its superblocks, where it next stops (which is its own doing: its time
+ * slice, a system call, a translation to make). */
+void threads_stop(ThreadId tid, ULong blocks)
+{
+	if (!threads_many || tid != chosen)
+		return;
+	turn_blocks += blocks - slice_start;
+	slice_start = blocks;
+	if (turn_blocks >= QUANTUM)
+		pass_turn(tid);
+}
+
+void threads_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
+{
+	if (!clo.clock_virtual || tid >= VG_N_THREADS)
+		return;
+	if (sysno == __NR_clone)
+		clone_clear_tid[tid] = args[0] & CLONE_CHILD_CLEARTID ? args[3] : 0;
+	else if (sysno == __NR_set_tid_address)
+		ts[tid].clear_tid = args[0];
+	if (threads_many)
+		ts[tid].kernel_since = VG_(read_millisecond_timer)() + 1;
+}
+
+void threads_post_syscall(ThreadId tid, UInt sysno)
+{
+	(void)sysno;
+	if (tid < VG_N_THREADS)
+		ts[tid].kernel_since = 0;
+}
+
+/* ---- waits ---- */
+
+static Bool read_timespec(Addr a, ULong *ns)
+{
+	if (!guest_may(a, sizeof(struct vki_timespec), VKI_PROT_READ))
+		return False;
+	const struct vki_timespec *t = (const struct vki_timespec *)a;
+	if (t->tv_sec < 0 || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L)
+		return False;
+	*ns = (ULong)t->tv_sec * 1000000000ULL + (ULong)t->tv_nsec;
+	return True;
+}
+
+/* The monotonic deadline of a wait until ns on clock (absolute). */
+static ULong monotonic_deadline(Int clock, ThreadId tid, ULong ns)
+{
+	ULong now_clock, now = vclock_monotonic_ns();
+	if (clock == VKI_CLOCK_MONOTONIC || !vclock_now(clock, tid, &now_clock))
+		return ns ? ns : 1;
+	ULong d = ns > now_clock ? now + (ns - now_clock) : now;
+	return d ? d : 1;
+}
+
+/* Thread tid waits on addr (0: sleeps) until woken or deadline: its turn
+ * goes on to the next. */
+static void wait_on(ThreadId tid, Addr addr, UInt bits, ULong deadline)
+{
+	ts[tid].state = T_WAITING;
+	ts[tid].wait_addr = addr;
+	ts[tid].wait_bits = bits;
+	ts[tid].deadline = deadline;
+	ts[tid].order = ++waits;
+	ts[tid].woken = False;
+	pass_turn(tid);
+}
+
+/* Wakes up to n of the threads waiting on addr for bits, the first to
+ * wait first; returns how many. */
+static UInt wake(Addr addr, UInt n, UInt bits)
+{
+	UInt woken = 0;
+	while (woken < n) {
+		ThreadId first = 0;
+		for (ThreadId t = 1; t < VG_N_THREADS; t++)
+			if (ts[t].state == T_WAITING && ts[t].wait_addr == addr && (ts[t].wait_bits & bits) &&
+			    (!first || ts[t].order < ts[first].order))
+				first = t;
+		if (!first)
+			break;
+		wake_one(first, 0);
+		woken++;
+	}
+	return woken;
+}
+
+/* Moves up to n of addr's waiters to wait on to; returns how many. */
+static UInt requeue(Addr addr, Addr to, UInt n)
+{
+	UInt moved = 0;
+	for (ThreadId t = 1; t < VG_N_THREADS && moved < n; t++)
+		if (ts[t].state == T_WAITING && ts[t].wait_addr == addr) {
+			ts[t].wait_addr = to;
+			moved++;
+		}
+	return moved;
+}
+
+static Int sign12(UInt v)
+{
+	return (Int)(v << 20) >> 20;
+}
+
+/* FUTEX_WAKE_OP's change of the word at a2 and its condition. */
+static Bool wake_op(Addr a2, UInt val3, Bool *cond)
+{
+	if (!guest_may(a2, sizeof(Int), VKI_PROT_READ | VKI_PROT_WRITE))
+		return False;
+	UInt op = val3 >> 28 & 0xf, cmp = val3 >> 24 & 0xf;
+	Int oparg = sign12(val3 >> 12 & 0xfff), cmparg = sign12(val3 & 0xfff);
+	if (op & 8) {
+		oparg = 1 << (oparg & 31);
+		op &= 7;
+	}
+	Int *w = (Int *)a2, old = *w;
+	switch (op) {
+	case 0: *w = oparg; break;
+	case 1: *w = old + oparg; break;
+	case 2: *w = old | oparg; break;
+	case 3: *w = old & ~oparg; break;
+	case 4: *w = old ^ oparg; break;
+	default: return False;
+	}
+	switch (cmp) {
+	case 0: *cond = old == cmparg; break;
+	case 1: *cond = old != cmparg; break;
+	case 2: *cond = old < cmparg; break;
+	case 3: *cond = old <= cmparg; break;
+	case 4: *cond = old > cmparg; break;
+	case 5: *cond = old >= cmparg; break;
+	default: return False;
+	}
+	return True;
+}
+
+static Bool futex(ThreadId tid, const UWord a[6], ULong *res, Bool *park)
+{
+	UInt op = (UInt)a[1], cmd = op & ~(UInt)(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+	Addr addr = a[0];
+	UInt val = (UInt)a[2];
+	switch (cmd) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET: {
+		if (ts[tid].woken) {
+			ts[tid].woken = False;
+			*res = ts[tid].woken_result;
+			return True;
+		}
+		if (!guest_may(addr, sizeof(UInt), VKI_PROT_READ))
+			return False;
+		UInt bits = cmd == FUTEX_WAIT ? ~0U : (UInt)a[5];
+		ULong ns = 0, deadline = 0;
+		if (!bits || (a[3] && !read_timespec(a[3], &ns))) {
+			*res = (ULong)-E_INVAL;
+			return True;
+		}
+		if (*(const UInt *)addr != val) {
+			*res = (ULong)-E_AGAIN;
+			return True;
+		}
+		if (a[3])
+			deadline = cmd == FUTEX_WAIT ? vclock_monotonic_ns() + ns
+						     : monotonic_deadline(op & FUTEX_CLOCK_REALTIME ? VKI_CLOCK_REALTIME
+												    : VKI_CLOCK_MONOTONIC,
+									  tid, ns);
+		if (deadline && deadline <= vclock_monotonic_ns()) {
+			*res = (ULong)-E_TIMEDOUT;
+			return True;
+		}
+		wait_on(tid, addr, bits, deadline);
+		*park = True;
+		return True;
+	}
+	case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET: {
+		UInt bits = cmd == FUTEX_WAKE ? ~0U : (UInt)a[5];
+		if (!bits) {
+			*res = (ULong)-E_INVAL;
+			return True;
+		}
+		UInt n = wake(addr, val, bits);
+		if (!n)
+			return False; /* a waiter of the kernel's, if any */
+		*res = n;
+		return True;
+	}
+	case FUTEX_CMP_REQUEUE:
+		if (!guest_may(addr, sizeof(UInt), VKI_PROT_READ))
+			return False;
+		if (*(const UInt *)addr != (UInt)a[5]) {
+			*res = (ULong)-E_AGAIN;
+			return True;
+		}
+		/* fall through */
+	case FUTEX_REQUEUE: {
+		UInt n = wake(addr, val, ~0U), m = requeue(addr, a[4], (UInt)a[3]);
+		*res = cmd == FUTEX_CMP_REQUEUE ? n + m : n;
+		return True;
+	}
+	case FUTEX_WAKE_OP: {
+		Bool cond;
+		if (!wake_op(a[4], (UInt)a[5], &cond))
+			return False;
+		UInt n = wake(addr, val, ~0U);
+		if (cond)
+			n += wake(a[4], (UInt)a[3], ~0U);
+		*res = n;
+		return True;
+	}
+	default:
+		return False; /* the priority-inheriting ones: the kernel's */
+	}
+}
+
+/* nanosleep(req, rem) and clock_nanosleep(clock, flags, req, rem): a
+ * wait on nothing until the virtual clock has moved past it. */
+static Bool sleep_wait(ThreadId tid, UWord sysno, const UWord a[6], ULong *res, Bool *park)
+{
+	if (ts[tid].woken) {
+		ts[tid].woken = False;
+		*res = 0;
+		return True;
+	}
+	Int clock = sysno == __NR_nanosleep ? VKI_CLOCK_MONOTONIC : (Int)a[0];
+	Bool absolute = sysno == __NR_clock_nanosleep && (a[1] & TIMER_ABSTIME);
+	Addr req = sysno == __NR_nanosleep ? a[0] : a[2];
+	ULong ns;
+	if ((clock != VKI_CLOCK_MONOTONIC && clock != VKI_CLOCK_REALTIME) || !read_timespec(req, &ns))
+		return False;
+	ULong deadline = absolute ? monotonic_deadline(clock, tid, ns) : vclock_monotonic_ns() + ns;
+	if (deadline <= vclock_monotonic_ns()) {
+		*res = 0;
+		return True;
+	}
+	wait_on(tid, 0, 0, deadline);
+	*park = True;
+	return True;
+}
+
+Bool threads_answer(ThreadId tid, UWord sysno, const UWord a[6], ULong *res, Bool *park)
+{
+	if (!threads_many || tid >= VG_N_THREADS)
+		return False;
+	switch (sysno) {
+	case __NR_futex:
+		return futex(tid, a, res, park);
+	case __NR_sched_yield:
+		pass_turn(tid);
+		*res = 0;
+		return True;
+	case __NR_nanosleep:
+	case __NR_clock_nanosleep:
+		return sleep_wait(tid, sysno, a, res, park);
+	default:
+		return False;
+	}
+}
