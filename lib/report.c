@@ -89,6 +89,7 @@ static void benchmark_release(struct bm_result *b)
 	free(b->name);
 	free(b->tag);
 	free(b->reason);
+	free(b->nondeterministic);
 	syscalls_release(&b->syscalls);
 	json_decref(b->profile);
 	for (size_t i = 0; i < b->nmetrics; i++) {
@@ -442,6 +443,8 @@ static json_t *benchmark_json(const struct bm_result *b)
 		put(j, "iterations", jint(b->iterations));
 	if (ok && b->heap.measured)
 		put(j, "heap", heap_json(&b->heap));
+	if (ok && b->nondeterministic)
+		put(j, "nondeterministic", json_text(b->nondeterministic));
 	put(j, "profile", b->profile ? json_incref(b->profile) : json_null());
 	if (imported)
 		metrics_json(j, b);

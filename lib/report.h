@@ -32,7 +32,7 @@
 	"VEX baseline x86-64: AuthenticAMD family 15 model 5, cpuid max leaf 1, SSE2 (no SSE3 or later)"
 /* --cpu x86-64-v3: bm's own (docs/engine.md has its cpuid). */
 #define REPORT_CPU_X86_64_V3                                                                      \
-	"bm x86-64-v3: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA (no AVX-512)"
+	"bm x86-64-v3: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA RDRAND (no AVX-512)"
 /* The CPU every stored run of the bm engine saw before --cpu, left out of
  * series identities so that their series go on, whatever bm-run's
  * default becomes. */
@@ -110,6 +110,9 @@ struct bm_result {
 			      * the run it reported (the numbers are per
 			      * iteration); 0 for others */
 	json_t *profile; /* the profile object as bm-profile builds it, or NULL */
+	/* An ok one's: why another run may count otherwise (the bm engine
+	 * could not keep its threads' order), or NULL. */
+	char *nondeterministic;
 	/* Imported measurements, or none: a benchmark of an ok status has
 	 * either these or the simulated numbers above, never both.
 	 * metrics[0] is the benchmark's value ("metric", "value" and "unit"

@@ -510,6 +510,7 @@ static int read_benchmark(const json_t *o, const char *at, double hz, struct bm_
 	    (sys && read_syscalls(sys, at, &b->syscalls, err)) ||
 	    (json_object_get(o, "calls") && field_count(o, at, "calls", &b->calls, err)) ||
 	    (json_object_get(o, "iterations") && field_count(o, at, "iterations", &b->iterations, err)) ||
+	    field_dup_string(o, at, "nondeterministic", FIELD_OPTIONAL, &b->nondeterministic, err) ||
 	    field_object(o, at, "heap", FIELD_OPTIONAL, &heap, err) || (heap && read_heap(heap, at, &b->heap, err)))
 		return -1;
 	return check_numbers(b, at, hz, err);

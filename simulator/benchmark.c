@@ -60,6 +60,8 @@ void benchmark_fill(struct bm_result *b, const struct bm_profile *p, const struc
 					   .has_system = p->heap_system_known,
 					   .system_bytes = p->heap_system_bytes};
 	}
+	if (p->nondeterministic)
+		b->nondeterministic = xstrdup(p->nondeterministic);
 	if (with_profile)
 		b->profile = profile_to_json(p);
 }

@@ -43,7 +43,7 @@ struct cg_parser {
 
 	/* The current part's header. */
 	struct cg_part part;
-	char *cmd, *trigger;
+	char *cmd, *trigger, *nondeterministic;
 	char *events[CG_MAX_EVENTS];
 	unsigned npos;
 	int line_pos; /* index of the line subposition, -1 when none */
@@ -66,9 +66,10 @@ static void reset_part(struct cg_parser *p)
 {
 	free(p->cmd);
 	free(p->trigger);
+	free(p->nondeterministic);
 	for (size_t i = 0; i < p->part.nevents; i++)
 		free(p->events[i]);
-	p->cmd = p->trigger = NULL;
+	p->cmd = p->trigger = p->nondeterministic = NULL;
 	memset(&p->part, 0, sizeof p->part);
 	p->part.parser = p;
 	p->part.path = p->path;
@@ -329,6 +330,7 @@ static int begin_body(struct cg_parser *p, char **err)
 	p->in_body = 1;
 	p->part.cmd = p->cmd;
 	p->part.trigger = p->trigger;
+	p->part.nondeterministic = p->nondeterministic;
 	return p->sink->part_begin ? p->sink->part_begin(p->ctx, &p->part, err) : 0;
 }
 
@@ -508,6 +510,10 @@ static void parse_desc(struct cg_parser *p, const char *v)
 	if (strncmp(v, "Trigger:", 8) == 0) {
 		free(p->trigger);
 		p->trigger = xstrdup(skip_space(v + 8));
+	}
+	if (strncmp(v, "Nondeterministic:", 17) == 0) {
+		free(p->nondeterministic);
+		p->nondeterministic = xstrdup(skip_space(v + 17));
 	}
 }
 

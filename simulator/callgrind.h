@@ -50,6 +50,9 @@ struct cg_part {
 	const char *creator;    /* "callgrind-3.19.0", or NULL */
 	const char *cmd;        /* the profiled command line, or NULL */
 	const char *trigger;    /* "Client Request: bench_fib", or NULL */
+	/* The bm engine's "desc: Nondeterministic: why": what made its
+	 * counts the host's (the kernel's order of threads), or NULL. */
+	const char *nondeterministic;
 	long pid, part, thread; /* -1 when the header does not give them */
 	struct bm_cache_geometry i1, d1, ll; /* from "desc: I1 cache: ..." lines; zero when none */
 	/* The bm engine's --heap=yes: "desc: Heap peak: N bytes", "desc:

@@ -27,6 +27,7 @@ static struct bm_profile *profile_new(const struct cg_part *part)
 	p->trigger = part->trigger ? xstrdup(part->trigger) : NULL;
 	p->cmd = part->cmd ? xstrdup(part->cmd) : NULL;
 	p->creator = part->creator ? xstrdup(part->creator) : NULL;
+	p->nondeterministic = part->nondeterministic ? xstrdup(part->nondeterministic) : NULL;
 	p->pid = part->pid;
 	p->part = part->part;
 	p->thread = part->thread;
@@ -64,6 +65,7 @@ void profile_free(struct bm_profile *p)
 	free(p->trigger);
 	free(p->cmd);
 	free(p->creator);
+	free(p->nondeterministic);
 	for (size_t i = 0; i < p->nevents; i++)
 		free(p->events[i]);
 	free(p->events);
@@ -511,6 +513,8 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 		r = add_costs(lc, buf, ne);
 	}
 	free(fn_map);
+	if (src->nondeterministic && !dst->nondeterministic)
+		dst->nondeterministic = xstrdup(src->nondeterministic);
 	if (src->heap_known) {
 		dst->heap_known = 1;
 		dst->heap_peak_bytes += src->heap_peak_bytes;

@@ -49,6 +49,9 @@ struct bm_profile {
 	char *trigger; /* "Client Request: bench_fib", or NULL */
 	char *cmd;     /* the profiled command, or NULL */
 	char *creator; /* "callgrind-3.19.0", or NULL */
+	/* Why the next run may count otherwise (the bm engine's, of threads
+	 * the kernel ordered), or NULL; merged files keep the first. */
+	char *nondeterministic;
 	long pid, part, thread; /* -1 when unknown */
 	struct bm_cache_geometry i1, d1, ll; /* simulated caches; zero when not given */
 	/* The heap's peak and leaks (the bm engine's --heap=yes; heap_known 0

@@ -208,6 +208,16 @@ static void say_unnamed(const struct results_notes *n)
 	free(objects);
 }
 
+/* A word on each benchmark whose numbers another run may not repeat
+ * (the report's "nondeterministic" says why). */
+static void say_nondeterministic(const struct bm_report *r)
+{
+	for (size_t i = 0; i < r->nbenchmarks; i++)
+		if (r->benchmarks[i].nondeterministic)
+			log_warn("'%s' may count otherwise in another run: %s (docs/engine.md, \"Threads\")",
+				 r->benchmarks[i].id, r->benchmarks[i].nondeterministic);
+}
+
 /* Where --print-command's command takes its standard input from: the
  * file of --stdin (absolute: the command changes directory), NULL (the
  * shell's own) where bm-run would read its own, else /dev/null (always
@@ -410,6 +420,7 @@ int main(int argc, char **argv)
 	/* A signal after the runs: no table, no report either. */
 	if (interrupt_caught())
 		goto done;
+	say_nondeterministic(&report);
 	if (!o.quiet) {
 		int whole = 0;
 		for (size_t i = 0; i < js.n; i++)

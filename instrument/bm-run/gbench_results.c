@@ -90,12 +90,15 @@ struct run {
 	uint64_t cycles;
 	struct bm_events total;
 	int reported; /* the dump at a reporter's ReportRuns: a benchmark's end */
+	char *nondeterministic; /* the engine's word on it, or NULL */
 };
 
 static void runs_free(struct run *runs, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(runs[i].path);
+		free(runs[i].nondeterministic);
+	}
 	free(runs);
 }
 
@@ -122,7 +125,8 @@ static int read_runs(const char *dump, const struct bm_model *m, struct run **ou
 		}
 		xgrow(out, &alloc, *n + 1, sizeof **out);
 		(*out)[(*n)++] = (struct run){.path = path, .cycles = p->cycles, .total = p->total,
-					      .reported = p->trigger && strstr(p->trigger, "::ReportRuns(") != NULL};
+					      .reported = p->trigger && strstr(p->trigger, "::ReportRuns(") != NULL,
+					      .nondeterministic = p->nondeterministic ? xstrdup(p->nondeterministic) : NULL};
 		profile_free(p);
 	}
 }
@@ -167,6 +171,8 @@ static void fill(struct bm_result *b, const struct row *w, const struct run *run
 	}
 	if (!run || !w->iterations)
 		return;
+	if (run->nondeterministic)
+		b->nondeterministic = xstrdup(run->nondeterministic);
 	for (int e = 0; e < BM_EV_COUNT; e++) {
 		if (!events_has(&run->total, (enum bm_event)e))
 			continue;

@@ -45,8 +45,9 @@ static uint64_t xgetbv0(void)
  * itself (VEX decodes AVX, AVX2, FMA and BMI only on a host with AVX
  * enabled by the OS; TZCNT and LZCNT only with the host's BMI1 and LZCNT,
  * elsewhere it runs them as BSF and BSR, which answer otherwise for 0;
- * F16C only with the host's), the OS saving AVX state, and the standard
- * XSAVE layout VEX's XSAVE assumes (AVX's 256 bytes at 576). */
+ * F16C and RDRAND only with the host's), the OS saving AVX state, and
+ * the standard XSAVE layout VEX's XSAVE assumes (AVX's 256 bytes at
+ * 576). */
 int virtual_cpu_host_check(enum bm_cpu cpu, char **err)
 {
 	if (cpu != CPU_X86_64_V3)
@@ -69,6 +70,7 @@ int virtual_cpu_host_check(enum bm_cpu cpu, char **err)
 		{"SSE4.2", L1_ECX, bit_SSE4_2}, {"POPCNT", L1_ECX, bit_POPCNT},   {"CX16", L1_ECX, bit_CMPXCHG16B},
 		{"MOVBE", L1_ECX, bit_MOVBE},   {"FMA", L1_ECX, bit_FMA},         {"F16C", L1_ECX, bit_F16C},
 		{"XSAVE", L1_ECX, bit_XSAVE},   {"OSXSAVE", L1_ECX, bit_OSXSAVE}, {"AVX", L1_ECX, bit_AVX},
+		{"RDRAND", L1_ECX, bit_RDRND},
 		{"AVX2", L7_EBX, bit_AVX2},     {"BMI1", L7_EBX, bit_BMI},        {"BMI2", L7_EBX, bit_BMI2},
 		{"LZCNT", L81_ECX, bit_LZCNT},  {"LAHF", L81_ECX, bit_LAHF_LM},
 	};

@@ -62,9 +62,11 @@
 /* Leaf 1, edx: x86-64's baseline (FPU, TSC, CX8, CMOV, MMX, FXSR, SSE,
  * SSE2, CLFLUSH, ...), VEX's baseline processor's bits; no HTT. */
 #define V3_LEAF1_EDX 0x078bfbffu
-/* Leaf 1, ecx: x86-64-v2's and v3's, and XSAVE that OSXSAVE needs.  Not
- * PCLMULQDQ, AES, x2APIC, MONITOR (not part of the level), RDRAND (its
- * answers are the host's), nor the hypervisor bit. */
+/* Leaf 1, ecx: x86-64-v2's and v3's, XSAVE that OSXSAVE needs, and
+ * RDRAND, which every x86-64-v3 core has (Intel's since Ivy Bridge, AMD's
+ * since Excavator) and whose answers are the engine's fixed random stream
+ * under the virtual clock (host_random.h).  Not PCLMULQDQ, AES, x2APIC,
+ * MONITOR (not part of the level), nor the hypervisor bit. */
 #define ECX_SSE3 (1u << 0)
 #define ECX_SSSE3 (1u << 9)
 #define ECX_FMA (1u << 12)
@@ -77,13 +79,18 @@
 #define ECX_OSXSAVE (1u << 27) /* XGETBV works: VEX answers it 7 (x87, SSE, AVX) */
 #define ECX_AVX (1u << 28)
 #define ECX_F16C (1u << 29)
+#define ECX_RDRAND (1u << 30)
 #define V3_LEAF1_ECX                                                                              \
 	(ECX_SSE3 | ECX_SSSE3 | ECX_FMA | ECX_CX16 | ECX_SSE4_1 | ECX_SSE4_2 | ECX_MOVBE | ECX_POPCNT | \
-	 ECX_XSAVE | ECX_OSXSAVE | ECX_AVX | ECX_F16C)
+	 ECX_XSAVE | ECX_OSXSAVE | ECX_AVX | ECX_F16C | ECX_RDRAND)
 
 /* Leaf 7 subleaf 0, ebx: BMI1, AVX2, BMI2; not ERMS or FSRM (how fast
- * rep movsb is belongs to a host), RTM, RDSEED, ADX, SHA, nor AVX-512.
- * eax 0: no further subleaf. */
+ * rep movsb is belongs to a host), RTM, ADX, SHA, AVX-512, nor RDSEED:
+ * x86-64-v3 cores without it run in production (Intel's Haswell, AMD's
+ * Excavator), and VEX decodes it only on hosts that have it, so that
+ * such a host would have to be refused or a program that asked would
+ * die of SIGILL (where it runs, it answers from the random stream, as
+ * RDRAND).  eax 0: no further subleaf. */
 #define EBX7_BMI1 (1u << 3)
 #define EBX7_AVX2 (1u << 5)
 #define EBX7_BMI2 (1u << 8)
@@ -247,15 +254,15 @@ static void cpuid_x86_64_v3(VexGuestAMD64State *st)
  * when the host has AVX enabled by the OS; F3 0F BC and F3 0F BD are
  * TZCNT and LZCNT only on hosts with BMI1 and LZCNT (elsewhere REP BSF
  * and REP BSR, which answer otherwise for 0: another result, not a
- * crash); F16C's conversions need the host's; CMPXCHG16B and SSSE3's
- * shuffles its back end uses.  AVX2 itself it does not need (its back
+ * crash); F16C's conversions need the host's, and RDRAND too (elsewhere
+ * SIGILL); CMPXCHG16B and SSSE3's shuffles its back end uses.  AVX2 itself it does not need (its back
  * end makes 256-bit operations of pairs of SSE ones, and decodes AVX2 on
  * any host with AVX), but that was read in its source, not run on such a
  * host (AMD's family 0x15, rare now): it is asked for too, as bm-run asks
  * for the whole level. */
 #define V3_HOST_NEEDS                                                                              \
 	(VEX_HWCAPS_AMD64_AVX | VEX_HWCAPS_AMD64_AVX2 | VEX_HWCAPS_AMD64_BMI | VEX_HWCAPS_AMD64_LZCNT | \
-	 VEX_HWCAPS_AMD64_F16C | VEX_HWCAPS_AMD64_SSSE3 | VEX_HWCAPS_AMD64_CX16)
+	 VEX_HWCAPS_AMD64_F16C | VEX_HWCAPS_AMD64_SSSE3 | VEX_HWCAPS_AMD64_CX16 | VEX_HWCAPS_AMD64_RDRAND)
 
 /* Whether AMD's leaves can say g's associativity. */
 static Bool amd_describes(const struct sim_geometry *g)
@@ -273,7 +280,7 @@ const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry
 	VG_(machine_get_VexArchInfo)(&arch, &info);
 	if ((info.hwcaps & V3_HOST_NEEDS) != V3_HOST_NEEDS)
 		return "this host cannot run x86-64-v3's code under Valgrind (it needs AVX and AVX2 enabled, "
-		       "BMI1, LZCNT and F16C): use --cpu=x86-64-v1";
+		       "BMI1, LZCNT, F16C and RDRAND): use --cpu=x86-64-v1";
 	if (!amd_describes(i1) || !amd_describes(d1) || (l2 && !amd_describes(l2)) || !amd_describes(ll) ||
 	    ll->size % (512 * 1024) != 0)
 		return "x86-64-v3's cpuid describes the simulated caches: their ways must be 2, 4, 8 or 16, "

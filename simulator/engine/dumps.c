@@ -7,6 +7,7 @@
 #include "heap.h"
 #include "output.h"
 #include "settings.h"
+#include "threads.h"
 
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
@@ -43,6 +44,7 @@ void dumps_zero(void)
 	instr_table_zero();
 	callgraph_zero();
 	heap_zero();
+	threads_nondeterministic_clear();
 }
 
 void dumps_write(const HChar *kind, const HChar *what)

@@ -18,8 +18,10 @@
 #include "host_state.h"
 #include "instrument.h"
 #include "layout.h"
+#include "guest.h"
 #include "settings.h"
 #include "threads.h"
+#include "timers.h"
 #include "vclock.h"
 
 #include "pub_tool_libcassert.h"
@@ -115,6 +117,7 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 	if (clo.clock_virtual) {
 		vclock_post_syscall(tid, sysno, args, res);
 		host_state_post_syscall(tid, sysno, args, res);
+		timers_post_syscall(sysno, args, res);
 	}
 	if (clo.heap && engine_instrumenting)
 		heap_after_syscall(sysno, args, res);
@@ -131,22 +134,46 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 	count_syscall(VG_(get_IP)(tid), wall, cpu);
 }
 
-ULong engine_syscall_in_guest(const VexGuestAMD64State *gst, Addr after)
+/* epoll_pwait2 (Linux 5.11), which Valgrind 3.19 lacks (ENOSYS): the
+ * kernel gets it as epoll_pwait, its timeout rounded up to milliseconds. */
+#define EPOLL_PWAIT2 441
+static void as_epoll_pwait(VexGuestAMD64State *gst)
 {
+	Long ms = -1;
+	if (gst->guest_R10) {
+		if (!guest_may(gst->guest_R10, sizeof(struct vki_timespec), VKI_PROT_READ))
+			return; /* ENOSYS stands: the kernel's EFAULT is not to be had */
+		const struct vki_timespec *t = (const struct vki_timespec *)gst->guest_R10;
+		ms = t->tv_sec < 0 ? 0 : (Long)t->tv_sec * 1000 + (t->tv_nsec + 999999) / 1000000;
+		if (ms > 0x7fffffff)
+			ms = 0x7fffffff;
+	}
+	gst->guest_RAX = __NR_epoll_pwait;
+	gst->guest_R10 = (ULong)ms;
+}
+
+ULong engine_syscall_in_guest(VexGuestAMD64State *gst, Addr after)
+{
+	if (gst->guest_RAX == EPOLL_PWAIT2) {
+		as_epoll_pwait(gst);
+		return ENGINE_TO_KERNEL;
+	}
 	ThreadId tid = VG_(get_running_tid)();
 	UWord sysno = gst->guest_RAX;
 	const UWord a[6] = {gst->guest_RDI, gst->guest_RSI, gst->guest_RDX, gst->guest_R10, gst->guest_R8, gst->guest_R9};
 	ULong res;
 	Bool park = False;
-	if (threads_answer(tid, sysno, a, &res, &park)) {
+	if (timers_answer(tid, sysno, a, &res, &park) || threads_answer(tid, sysno, a, &res, &park)) {
 		if (park)
 			return ENGINE_PARK;
-	} else if (!vclock_answer(tid, sysno, a[0], a[1], &res)) {
+	} else if (!vclock_answer(tid, sysno, a[0], a[1], &res) && !host_state_answer(tid, sysno, a, &res)) {
 		return ENGINE_TO_KERNEL;
 	}
-	/* Counted as the kernel's answer would be: without its time. */
+	/* Counted as the kernel's answer would be; its time is the virtual
+	 * clock's, for a wait (a sleep's, a timed out futex's), else none. */
+	ULong waited = threads_waited(tid);
 	if (clo.systime && engine_instrumenting)
-		count_syscall(after, 0, 0);
+		count_syscall(after, waited, 0);
 	return res;
 }
 
@@ -260,8 +287,10 @@ static void post_deliver_signal(ThreadId tid, Int sig)
 static void at_fork_child(ThreadId tid)
 {
 	dumps_at_fork();
-	if (clo.clock_virtual)
+	if (clo.clock_virtual) {
 		vclock_at_fork_child(tid);
+		timers_at_fork_child();
+	}
 	if (!engine_instrumenting)
 		return;
 	callgraph_settle();
@@ -308,7 +337,7 @@ static void post_clo_init(void)
 	block_cost_core(clo.current_core);
 	callgraph_init();
 	vclock_init();
-	threads_init();
+	threads_init(timers_next_wall, timers_fire);
 	sys_wall_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_wall_start);
 	sys_cpu_start = VG_(calloc)("bm.sys", VG_N_THREADS, sizeof *sys_cpu_start);
 	dumps_init();

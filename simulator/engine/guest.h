@@ -2,10 +2,10 @@
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
  *
  * guest.h: what the virtual clock (vclock.c) and the fixed host state
- * (host_state.c) need to change a system call's answer: whether the
- * guest's memory may be touched, and the call's result register; and
- * what heap counting (heap.c) reads of the guest's memory, with the same
- * check. */
+ * (host_state.h and its parts) need to change a system call's answer:
+ * whether the guest's memory may be touched and its times read, the call's result
+ * register, and the system calls it makes itself; and what heap counting (heap.c) reads of the guest's memory,
+ * with the same check. */
 #ifndef BM_ENGINE_GUEST_H
 #define BM_ENGINE_GUEST_H
 
@@ -13,12 +13,32 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_basics.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_vki.h"
 
 /* Whether the guest has len bytes at a with protection prot (VKI_PROT_*). */
 static inline Bool guest_may(Addr a, SizeT len, UInt prot)
 {
 	return a && len && VG_(am_is_valid_for_client)(a, len, prot);
 }
+
+/* Reads the guest's struct timespec at a into ns; False where it is not
+ * the guest's to read or not a valid time (negative, tv_nsec past 1e9). */
+static inline Bool guest_read_timespec(Addr a, ULong *ns)
+{
+	if (!guest_may(a, sizeof(struct vki_timespec), VKI_PROT_READ))
+		return False;
+	const struct vki_timespec *t = (const struct vki_timespec *)a;
+	if (t->tv_sec < 0 || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L)
+		return False;
+	*ns = (ULong)t->tv_sec * 1000000000ULL + (ULong)t->tv_nsec;
+	return True;
+}
+
+/* Valgrind's core: a system call the engine makes itself (a timer's
+ * signal, a virtual file's memfd), which its tool library has no function
+ * for. */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4, RegWord a5,
+			      RegWord a6, RegWord a7, RegWord a8);
 
 /* Sets the result of thread tid's system call (rax), after the kernel's. */
 static inline void guest_set_result(ThreadId tid, ULong v)

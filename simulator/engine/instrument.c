@@ -673,11 +673,13 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 /* ---- the virtual CPU ---- */
 
 /* What every translation changes in the guest's code: cpuid asks the
- * helper of the CPU --cpu names (cpu.c), rdtsc the virtual clock. */
+ * helper of the CPU --cpu names (cpu.c), rdtsc the virtual clock, rdrand
+ * and rdseed the random stream (host_state.h). */
 static void fix_dirty(IRStmt *st)
 {
 	cpu_fix_cpuid(st->Ist.Dirty.details);
 	vclock_fix_tsc(st->Ist.Dirty.details);
+	host_state_fix_dirty(st->Ist.Dirty.details);
 }
 
 static UInt count_instrs(const IRSB *in)
@@ -706,9 +708,10 @@ static void answer_in_guest(IRSB *out, const IRSB *in)
 	IRTemp res = newIRTemp(out->tyenv, Ity_I64), answered = newIRTemp(out->tyenv, Ity_I1);
 	IRDirty *d = unsafeIRDirty_1_N(res, 0, "engine_syscall_in_guest", VG_(fnptr_to_fnentry)(engine_syscall_in_guest),
 				       mkIRExprVec_2(IRExpr_GSPTR(), IRExpr_Const(after)));
-	/* It reads rax to r10: the number and the arguments. */
+	/* It reads rax to r10, the number and the arguments, and may rewrite
+	 * them. */
 	d->nFxState = 1;
-	d->fxState[0].fx = Ifx_Read;
+	d->fxState[0].fx = Ifx_Modify;
 	d->fxState[0].offset = OFFSET_amd64_RAX;
 	d->fxState[0].size = OFFSET_amd64_R10 + 8 - OFFSET_amd64_RAX;
 	d->fxState[0].nRepeats = d->fxState[0].repeatLen = 0;
@@ -770,7 +773,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		program_start_init(1);
 		layout_stack_known(clo.layout_canonical ? initial_stack_pin(1) : VG_(get_SP)(1));
 		if (clo.clock_virtual)
-			host_state_fix_at_random();
+			host_state_program_start();
 	}
 	started = True;
 	if (!engine_instrumenting)

@@ -19,14 +19,16 @@ extern Int engine_i1_line_bits;
 
 /* In place of a system call, with --clock=virtual (engine.c): the result
  * of one the engine answers without the kernel (the virtual clock's,
- * vclock_answer; a thread's wait or turn, threads_answer), counted as a
- * system call; or ENGINE_TO_KERNEL; or ENGINE_PARK, when the thread waits
- * and makes its call again on its next turn.  gst: the guest's state
- * (its number in rax, its arguments in rdi, rsi, rdx, r10, r8, r9);
- * after: the address past it. */
+ * vclock_answer; a thread's wait or turn, threads_answer; a call the
+ * host's state refuses, host_state_answer), counted as a system call;
+ * or ENGINE_TO_KERNEL; or ENGINE_PARK, when the thread waits and makes
+ * its call again on its next turn.  gst: the guest's state
+ * (its number in rax, its arguments in rdi, rsi, rdx, r10, r8, r9; a
+ * call Valgrind lacks may be rewritten there into one it has, for the
+ * kernel); after: the address past it. */
 #define ENGINE_TO_KERNEL (~0ULL)
 #define ENGINE_PARK (~1ULL)
-ULong engine_syscall_in_guest(const VexGuestAMD64State *gst, Addr after);
+ULong engine_syscall_in_guest(VexGuestAMD64State *gst, Addr after);
 
 IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *sb_in, const VexGuestLayout *layout,
 			const VexGuestExtents *vge, const VexArchInfo *archinfo_host,

@@ -13,6 +13,7 @@
 #include "costs.h"
 #include "heap.h"
 #include "settings.h"
+#include "threads.h"
 
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
@@ -380,6 +381,11 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 	}
 	out_text(o, "\ndesc: Trigger: ");
 	out_text(o, trigger);
+	if (threads_nondeterministic()) {
+		/* What the next run may count otherwise (threads.h). */
+		out_text(o, "\ndesc: Nondeterministic: ");
+		out_text(o, threads_nondeterministic());
+	}
 	if (clo.heap && !within) {
 		/* The blocks allocated since the last zero: not costs of a
 		 * line, so not events (heap.h). */

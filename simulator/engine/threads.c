@@ -58,6 +58,7 @@ enum {
 };
 #define CLONE_CHILD_CLEARTID 0x00200000UL
 #define TIMER_ABSTIME 1
+#define E_INTR 4
 #define E_AGAIN 11
 #define E_INVAL 22
 #define E_TIMEDOUT 110
@@ -73,14 +74,24 @@ struct thread {
 	ULong order;        /* when it began to wait */
 	Bool woken;         /* the answer of its call, made again, is woken_result */
 	ULong woken_result;
+	Bool to_kernel;     /* its call, made again, is the kernel's (a deadlock) */
 	UInt kernel_since;  /* the millisecond timer + 1 when a kernel call began, or 0 */
+	UInt kernel_call;   /* that call's number */
+	ULong began;        /* CLOCK_MONOTONIC's ns when it began to wait */
+	ULong waited;       /* how long its last wait, answered, took */
 };
 
 static struct thread *ts;       /* VG_N_THREADS */
 static Addr *clone_clear_tid;   /* of the clone in progress, by parent */
+/* The timers' deadlines (threads_init). */
+static ULong (*timer_next_wall)(void);
+static void (*timer_fire)(ThreadId tid);
 static ULong waits;
 
-Bool threads_many, threads_nondeterministic;
+Bool threads_many;
+/* Why the order of turns was the kernel's since the last dump ("": it
+ * was not). */
+static HChar nondeterministic[160];
 /* The thread whose turn it is, the one Valgrind runs, and what the
  * translations read: whether they are the same (with one thread they
  * always are: every translation, made before or after the second thread
@@ -91,6 +102,54 @@ static ULong turn_ok = 1;
  * Valgrind's at the start of the slice it runs in. */
 static ULong turn_blocks, slice_start;
 
+/* ---- what the engine could not make repeatable ---- */
+
+/* The name of a call that may wait for another thread, or its number. */
+static const HChar *call_name(UInt sysno, HChar buf[24])
+{
+	static const struct {
+		UInt no;
+		const HChar *name;
+	} names[] = {
+		{__NR_read, "read"}, {__NR_write, "write"}, {__NR_readv, "readv"}, {__NR_writev, "writev"},
+		{__NR_pread64, "pread64"}, {__NR_poll, "poll"}, {__NR_select, "select"}, {__NR_accept, "accept"},
+		{__NR_connect, "connect"}, {__NR_sendto, "sendto"}, {__NR_recvfrom, "recvfrom"},
+		{__NR_sendmsg, "sendmsg"}, {__NR_recvmsg, "recvmsg"}, {__NR_wait4, "wait4"}, {__NR_futex, "futex"},
+		{__NR_epoll_wait, "epoll_wait"}, {__NR_waitid, "waitid"}, {__NR_pselect6, "pselect6"},
+		{__NR_ppoll, "ppoll"}, {__NR_epoll_pwait, "epoll_pwait"}, {__NR_accept4, "accept4"},
+		{__NR_semop, "semop"}, {__NR_semtimedop, "semtimedop"}, {__NR_msgrcv, "msgrcv"},
+		{__NR_msgsnd, "msgsnd"}, {__NR_flock, "flock"}, {__NR_fcntl, "fcntl"},
+	};
+	for (UInt i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].no == sysno)
+			return names[i].name;
+	VG_(sprintf)(buf, "system call %u", sysno);
+	return buf;
+}
+
+/* Says why (the first reason since the last dump, which the dump
+ * writes). */
+static void said_nondeterministic(const HChar *format, ...) PRINTF_CHECK(1, 2);
+static void said_nondeterministic(const HChar *format, ...)
+{
+	if (nondeterministic[0])
+		return;
+	va_list ap;
+	va_start(ap, format);
+	VG_(vsnprintf)(nondeterministic, sizeof nondeterministic, format, ap);
+	va_end(ap);
+}
+
+const HChar *threads_nondeterministic(void)
+{
+	return nondeterministic[0] ? nondeterministic : NULL;
+}
+
+void threads_nondeterministic_clear(void)
+{
+	nondeterministic[0] = 0;
+}
+
 /* ---- the turn ---- */
 
 /* Wakes waiter t with result r (it runs again when chosen). */
@@ -99,6 +158,7 @@ static void wake_one(ThreadId t, ULong r)
 	ts[t].state = T_RUNNABLE;
 	ts[t].woken = True;
 	ts[t].woken_result = r;
+	ts[t].waited = vclock_monotonic_ns() - ts[t].began;
 }
 
 /* Ends the timed waits the virtual clock has passed. */
@@ -141,18 +201,29 @@ static void pass_turn(ThreadId from)
 {
 	time_out();
 	ThreadId t = next_after(from);
-	if (!t && (t = first_deadline())) {
-		vclock_wait_until(ts[t].deadline);
+	/* None can run: the clock moves to the first deadline, a wait's or a
+	 * timer's (whose signal may wake a waiter). */
+	while (!t) {
+		ThreadId w = first_deadline();
+		ULong timer = timer_next_wall();
+		if (!w && !timer)
+			break;
+		vclock_wait_until(w && (!timer || ts[w].deadline <= timer) ? ts[w].deadline : timer);
+		timer_fire(from);
 		time_out();
+		t = next_after(from);
 	}
 	if (!t) {
 		for (ThreadId w = 1; w < VG_N_THREADS; w++)
 			if (ts[w].state == T_WAITING && (!t || ts[w].order < ts[t].order))
 				t = w;
 		if (t) {
-			VG_(umsg)("bm-engine: every thread waits (a deadlock?): thread %u waits in the kernel\n", t);
-			threads_nondeterministic = True;
-			ts[t].state = T_RUNNABLE; /* its call, made again, is the kernel's */
+			if (threads_many) {
+				VG_(umsg)("bm-engine: every thread waits (a deadlock?): thread %u waits in the kernel\n", t);
+				said_nondeterministic("every thread waited on another: thread %u's futex wait went to the kernel", t);
+			}
+			ts[t].state = T_RUNNABLE;
+			ts[t].to_kernel = True;
 		}
 	}
 	chosen = t;
@@ -172,8 +243,10 @@ void threads_at_block(IRSB *sb, Addr a)
 
 /* ---- Valgrind's events ---- */
 
-void threads_init(void)
+void threads_init(ULong (*next_wall)(void), void (*fire)(ThreadId tid))
 {
+	timer_next_wall = next_wall;
+	timer_fire = fire;
 	ts = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *ts);
 	clone_clear_tid = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *clone_clear_tid);
 }
@@ -235,7 +308,9 @@ void threads_start(ThreadId tid, ULong blocks)
 			pass_turn(c ? c : tid);
 		} else if (ts[c].kernel_since &&
 			   VG_(read_millisecond_timer)() + 1 - ts[c].kernel_since > KERNEL_WAIT_MS) {
-			threads_nondeterministic = True;
+			HChar call[24];
+			said_nondeterministic("thread %u waited in the kernel for another thread (%s, over a second)", c,
+					      call_name(ts[c].kernel_call, call));
 			chosen = tid;
 			turn_blocks = 0;
 		}
@@ -248,6 +323,7 @@ void threads_start(ThreadId tid, ULong blocks)
  * slice, a system call, a translation to make). */
 void threads_stop(ThreadId tid, ULong blocks)
 {
+	timer_fire(tid);
 	if (!threads_many || tid != chosen)
 		return;
 	turn_blocks += blocks - slice_start;
@@ -264,8 +340,10 @@ void threads_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 		clone_clear_tid[tid] = args[0] & CLONE_CHILD_CLEARTID ? args[3] : 0;
 	else if (sysno == __NR_set_tid_address)
 		ts[tid].clear_tid = args[0];
-	if (threads_many)
+	if (threads_many) {
 		ts[tid].kernel_since = VG_(read_millisecond_timer)() + 1;
+		ts[tid].kernel_call = sysno;
+	}
 }
 
 void threads_post_syscall(ThreadId tid, UInt sysno)
@@ -276,17 +354,6 @@ void threads_post_syscall(ThreadId tid, UInt sysno)
 }
 
 /* ---- waits ---- */
-
-static Bool read_timespec(Addr a, ULong *ns)
-{
-	if (!guest_may(a, sizeof(struct vki_timespec), VKI_PROT_READ))
-		return False;
-	const struct vki_timespec *t = (const struct vki_timespec *)a;
-	if (t->tv_sec < 0 || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L)
-		return False;
-	*ns = (ULong)t->tv_sec * 1000000000ULL + (ULong)t->tv_nsec;
-	return True;
-}
 
 /* The monotonic deadline of a wait until ns on clock (absolute). */
 static ULong monotonic_deadline(Int clock, ThreadId tid, ULong ns)
@@ -308,6 +375,7 @@ static void wait_on(ThreadId tid, Addr addr, UInt bits, ULong deadline)
 	ts[tid].deadline = deadline;
 	ts[tid].order = ++waits;
 	ts[tid].woken = False;
+	ts[tid].began = vclock_monotonic_ns();
 	pass_turn(tid);
 }
 
@@ -387,6 +455,10 @@ static Bool futex(ThreadId tid, const UWord a[6], ULong *res, Bool *park)
 	switch (cmd) {
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET: {
+		if (ts[tid].to_kernel) {
+			ts[tid].to_kernel = False;
+			return False;
+		}
 		if (ts[tid].woken) {
 			ts[tid].woken = False;
 			*res = ts[tid].woken_result;
@@ -396,7 +468,7 @@ static Bool futex(ThreadId tid, const UWord a[6], ULong *res, Bool *park)
 			return False;
 		UInt bits = cmd == FUTEX_WAIT ? ~0U : (UInt)a[5];
 		ULong ns = 0, deadline = 0;
-		if (!bits || (a[3] && !read_timespec(a[3], &ns))) {
+		if (!bits || (a[3] && !guest_read_timespec(a[3], &ns))) {
 			*res = (ULong)-E_INVAL;
 			return True;
 		}
@@ -462,16 +534,23 @@ static Bool futex(ThreadId tid, const UWord a[6], ULong *res, Bool *park)
  * wait on nothing until the virtual clock has moved past it. */
 static Bool sleep_wait(ThreadId tid, UWord sysno, const UWord a[6], ULong *res, Bool *park)
 {
-	if (ts[tid].woken) {
-		ts[tid].woken = False;
-		*res = 0;
-		return True;
-	}
 	Int clock = sysno == __NR_nanosleep ? VKI_CLOCK_MONOTONIC : (Int)a[0];
 	Bool absolute = sysno == __NR_clock_nanosleep && (a[1] & TIMER_ABSTIME);
-	Addr req = sysno == __NR_nanosleep ? a[0] : a[2];
+	Addr req = sysno == __NR_nanosleep ? a[0] : a[2], rem = sysno == __NR_nanosleep ? a[1] : a[3];
+	if (ts[tid].woken) {
+		/* Interrupted: what was left of a relative sleep, in rem. */
+		ts[tid].woken = False;
+		*res = ts[tid].woken_result;
+		ULong now = vclock_monotonic_ns();
+		if (*res && !absolute && rem && guest_may(rem, sizeof(struct vki_timespec), VKI_PROT_WRITE)) {
+			ULong left = ts[tid].deadline > now ? ts[tid].deadline - now : 0;
+			((struct vki_timespec *)rem)->tv_sec = (vki_time_t)(left / 1000000000ULL);
+			((struct vki_timespec *)rem)->tv_nsec = (long)(left % 1000000000ULL);
+		}
+		return True;
+	}
 	ULong ns;
-	if ((clock != VKI_CLOCK_MONOTONIC && clock != VKI_CLOCK_REALTIME) || !read_timespec(req, &ns))
+	if ((clock != VKI_CLOCK_MONOTONIC && clock != VKI_CLOCK_REALTIME) || !guest_read_timespec(req, &ns))
 		return False;
 	ULong deadline = absolute ? monotonic_deadline(clock, tid, ns) : vclock_monotonic_ns() + ns;
 	if (deadline <= vclock_monotonic_ns()) {
@@ -483,9 +562,38 @@ static Bool sleep_wait(ThreadId tid, UWord sysno, const UWord a[6], ULong *res, 
 	return True;
 }
 
+void threads_interrupt(ThreadId tid)
+{
+	if (tid < VG_N_THREADS && ts[tid].state == T_WAITING)
+		wake_one(tid, (ULong)-E_INTR);
+}
+
+void threads_sleep(ThreadId tid, ULong deadline)
+{
+	wait_on(tid, 0, 0, deadline ? deadline : 1);
+}
+
+Bool threads_resume(ThreadId tid, ULong *res)
+{
+	if (tid >= VG_N_THREADS || !ts[tid].woken)
+		return False;
+	ts[tid].woken = False;
+	*res = ts[tid].woken_result;
+	return True;
+}
+
+ULong threads_waited(ThreadId tid)
+{
+	if (tid >= VG_N_THREADS)
+		return 0;
+	ULong w = ts[tid].waited;
+	ts[tid].waited = 0;
+	return w;
+}
+
 Bool threads_answer(ThreadId tid, UWord sysno, const UWord a[6], ULong *res, Bool *park)
 {
-	if (!threads_many || tid >= VG_N_THREADS)
+	if (!clo.clock_virtual || tid >= VG_N_THREADS)
 		return False;
 	switch (sysno) {
 	case __NR_futex:

@@ -27,10 +27,11 @@
  *
  * So a program whose threads do the same work in every run counts the
  * same events in every run.  Outside the promise, said by
- * threads_nondeterministic: a thread that waits in the kernel for another
- * (a pipe, a socket, a process-shared or priority-inheriting futex)
- * longer than a second, after which the turn goes round as the kernel
- * decides. */
+ * threads_nondeterministic (and in the dump, so in the report): a thread
+ * that waits in the kernel for another (a pipe, a socket, a
+ * process-shared or priority-inheriting futex) longer than a second,
+ * after which the turn goes round as the kernel decides, and threads that
+ * all wait on each other (a deadlock, which the kernel then holds). */
 #ifndef BM_ENGINE_THREADS_H
 #define BM_ENGINE_THREADS_H
 
@@ -41,12 +42,18 @@
  * are the engine's). */
 extern Bool threads_many;
 
-/* Whether some thread waited in the kernel for too long, so that the
- * order of turns was the kernel's for a while. */
-extern Bool threads_nondeterministic;
+/* Why the order of turns was the kernel's for a while since the last
+ * dump (a thread waited in the kernel for another for too long, naming
+ * the call), or NULL: it was the engine's throughout. */
+const HChar *threads_nondeterministic(void);
+/* At a dump's zeroing of the counts. */
+void threads_nondeterministic_clear(void);
 
-/* After the options. */
-void threads_init(void);
+/* After the options; next_wall and fire are the virtual clock's other
+ * deadlines (timers.c, which parks and wakes threads here): the first
+ * one's wall time (0: none), and what delivers those that are due, at a
+ * stop of thread tid. */
+void threads_init(ULong (*next_wall)(void), void (*fire)(ThreadId tid));
 
 /* Valgrind's thread events (engine.c). */
 void threads_created(ThreadId parent, ThreadId child);
@@ -59,6 +66,20 @@ void threads_post_syscall(ThreadId tid, UInt sysno);
 /* Where a superblock starts at a (its first statement): the check of the
  * running thread's turn. */
 void threads_at_block(IRSB *sb, Addr a);
+
+/* A thread that waits in the engine (a futex, a sleep) when a signal is
+ * sent to it: woken, its call answering EINTR. */
+void threads_interrupt(ThreadId tid);
+
+/* Thread tid waits until CLOCK_MONOTONIC's deadline (its turn goes on);
+ * its call, made again, learns how it ended from threads_resume: True
+ * with *res 0 (the deadline) or -EINTR, once woken; False before. */
+void threads_sleep(ThreadId tid, ULong deadline);
+Bool threads_resume(ThreadId tid, ULong *res);
+
+/* How long the wait of the call thread tid just made again took, on the
+ * virtual clock (0 when it did not wait); read once. */
+ULong threads_waited(ThreadId tid);
 
 /* A system call the engine answers without the kernel (instrument.c's
  * answer_in_guest): True with its result in *res, or with *park set

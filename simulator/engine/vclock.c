@@ -27,7 +27,7 @@ ULong vclock_ticks;
  * host's now, so that a sleep until an absolute virtual time the kernel
  * sees as past returns at once (and the clock moves to it); MONOTONIC
  * at 1 s, below any host's uptime, for the same reason. */
-#define REALTIME_START_NS (1577836800ULL * 1000000000ULL)
+#define REALTIME_START_NS (VCLOCK_REALTIME_START_S * 1000000000ULL)
 #define MONOTONIC_START_NS 1000000000ULL
 #define TAI_OFFSET_NS (37ULL * 1000000000ULL)
 
@@ -37,6 +37,8 @@ enum {
 	CLOCK_REALTIME_ALARM = 8, CLOCK_BOOTTIME_ALARM = 9, CLOCK_TAI = 11,
 };
 #define TIMER_ABSTIME 1
+/* epoll_pwait2 (Linux 5.11), which Valgrind 3.19's headers lack. */
+#define EPOLL_PWAIT2 441
 
 /* What one reading of the time costs the wall clocks (not the CPU
  * clocks, which count the program's cycles only): natively a reading
@@ -288,6 +290,12 @@ void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 	case __NR_pselect6:
 		wait = timespec_ns(args[4]);
 		break;
+	case __NR_rt_sigtimedwait:
+		wait = timespec_ns(args[2]);
+		break;
+	case EPOLL_PWAIT2:
+		wait = timespec_ns(args[3]);
+		break;
 	default:
 		break;
 	}
@@ -296,6 +304,9 @@ void vclock_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 
 void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res)
 {
+	/* A sigtimedwait that timed out waited its timeout. */
+	if (sysno == __NR_rt_sigtimedwait && sr_isError(res) && sr_Err(res) == VKI_EAGAIN)
+		off_cpu_ns += pending_wait_ns[tid];
 	if (sr_isError(res))
 		return;
 	/* (clock_gettime, gettimeofday and time come here only where
@@ -343,9 +354,11 @@ void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res
 	case __NR_pselect6:
 	case __NR_epoll_wait:
 	case __NR_epoll_pwait:
-		if (sr_Res(res) == 0) /* timed out */
+	case EPOLL_PWAIT2:
+		if (!sr_isError(res) && sr_Res(res) == 0) /* timed out */
 			off_cpu_ns += pending_wait_ns[tid];
 		break;
+
 	default:
 		break;
 	}
@@ -358,15 +371,31 @@ Bool vclock_answers(UInt sysno)
 }
 
 /* rdtsc: the cycles so far; rdtscp also sets TSC_AUX (rcx) to 0. */
-static ULong virtual_rdtsc(void)
+/* The clock advances with whole superblocks' counts, so two readings in
+ * one block would read the same: each reads at least one cycle more than
+ * the one before (a calibration divides by their difference). */
+static ULong tsc_read;
+
+static ULong next_tsc(void)
 {
-	return total_centi() / 100;
+	ULong now = total_centi() / 100;
+	tsc_read = now > tsc_read ? now : tsc_read + 1;
+	return tsc_read;
 }
 
-static ULong virtual_rdtscp(VexGuestAMD64State *st)
+static ULong virtual_rdtsc(void)
 {
+	return next_tsc();
+}
+
+/* VEX's rdtscp helper writes rdx:rax and rcx itself (it returns
+ * nothing): so does this one. */
+static void virtual_rdtscp(VexGuestAMD64State *st)
+{
+	ULong tsc = next_tsc();
+	st->guest_RAX = tsc & 0xffffffffULL;
+	st->guest_RDX = tsc >> 32;
 	st->guest_RCX = 0;
-	return total_centi() / 100;
 }
 
 void vclock_fix_tsc(IRDirty *d)
@@ -406,6 +435,7 @@ void vclock_restart(ThreadId tid)
 		return;
 	done_centi = process_start_centi = 0;
 	off_cpu_ns = 0;
+	tsc_read = 0;
 	for (UInt t = 0; t < VG_N_THREADS; t++)
 		thread_centi[t] = 0;
 	vclock_thread_start(tid);

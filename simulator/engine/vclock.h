@@ -31,6 +31,12 @@
 #include "pub_tool_basics.h"
 #include "libvex_ir.h"
 
+/* The virtual clock's fixed instants, in seconds since the epoch: its
+ * REALTIME starts at 2020-01-01T00:00:00Z, and the virtual machine booted
+ * a second before (what /proc and file times say of them). */
+#define VCLOCK_REALTIME_START_S 1577836800ULL
+#define VCLOCK_BOOT_S (VCLOCK_REALTIME_START_S - 1)
+
 /* The guest instructions executed outside the measured region, by every
  * thread, counted inline at each superblock's start; never reset. */
 extern ULong vclock_ticks;

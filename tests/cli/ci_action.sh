@@ -245,7 +245,7 @@ statuses=$(for f in $(request_files | tail -n +$((n_before + 1))); do
 done | tr '\n' '|' | sed 's/|$//')
 # The measure job's environment is its own (no BM_MODEL from the tests'):
 # bm-run's default model and its CPU, the series' identity.
-series="bm-model/3+valgrind=$("$VALGRIND" --version | sed 's/^valgrind-//')+cpu=bm x86-64-v3: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA (no AVX-512)"
+series="bm-model/3+valgrind=$("$VALGRIND" --version | sed 's/^valgrind-//')+cpu=bm x86-64-v3: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA RDRAND (no AVX-512)"
 check_eq "... two statuses, one per platform: neither job overwrites the other's" \
 	"bm (x86_64, $series)|bm (aarch64, $series)" "$statuses"
 sed '1,/^.$/d' "$scratch/host/$(request_files | tail -n 1)" >"$scratch/comment.json"

@@ -48,7 +48,7 @@ supports: sse2 1 sse4.2 0 popcnt 0 avx 0 avx2 0 bmi 0 bmi2 0 fma 0 f16c 0 lzcnt 
 path: sse2, hash e388f915e70bf500, length 4095
 EOF
 # x86-64-v3: AuthenticAMD family 0x19 model 1 stepping 1; leaf 1's ecx
-# SSE3 SSSE3 FMA CX16 SSE4.1 SSE4.2 MOVBE POPCNT XSAVE OSXSAVE AVX F16C;
+# SSE3 SSSE3 FMA CX16 SSE4.1 SSE4.2 MOVBE POPCNT XSAVE OSXSAVE AVX F16C RDRAND;
 # leaf 4 and 0x8000001d the simulated caches (L1d, L1i, LL as L3, then
 # none); leaf 7 BMI1 AVX2 BMI2; leaf 0xd x87+SSE+AVX in 832 bytes, AVX's
 # 256 at 576; 0x80000001 LAHF LZCNT TOPOEXT; the brand; 0x80000005/6 the
@@ -56,7 +56,7 @@ EOF
 zeros="00000000 00000000 00000000 00000000"
 {
 	echo "leaf 00000000.0: 0000000d 68747541 444d4163 69746e65"
-	echo "leaf 00000001.0: 00a00f11 00010800 3cd83201 078bfbff"
+	echo "leaf 00000001.0: 00a00f11 00010800 7cd83201 078bfbff"
 	echo "leaf 00000002.0: $zeros"
 	echo "leaf 00000003.0: $zeros"
 	echo "leaf 00000004.0: 00000121 01c0003f 0000003f 00000000"

@@ -57,6 +57,8 @@ static int t_begin(void *ctx, const struct cg_part *part, char **err)
 		     (unsigned long long)part->heap_freed_bytes, (unsigned long long)part->heap_freed_blocks);
 	if (part->heap_system_known)
 		emit(t, "heap system=%llu\n", (unsigned long long)part->heap_system_bytes);
+	if (part->nondeterministic)
+		emit(t, "nondeterministic=%s\n", part->nondeterministic);
 	return 0;
 }
 
@@ -196,6 +198,20 @@ START_TEST(heap_desc_lines)
 	expect_trace("desc: Heap peak: lots\ndesc: Heap leaked: 7 bytes\ndesc: Heap peak: 12 bytes extra\n"
 		     "events: Ir\nfn=main\n3 10\n",
 		     "begin part=-1 pid=-1 thread=-1 trigger=- events=1 pos=4\n"
+		     "cost ::main @:3 10\n"
+		     "end 10\n");
+}
+END_TEST
+
+/* The bm engine's word that another run may count otherwise (threads
+ * the kernel ordered): the part's. */
+START_TEST(nondeterministic_desc_line)
+{
+	expect_trace("creator: bm-engine\ndesc: Trigger: Program termination\n"
+		     "desc: Nondeterministic:  thread 1 waited in the kernel (read)\n"
+		     "events: Ir\nfn=main\n3 10\n",
+		     "begin part=-1 pid=-1 thread=-1 trigger=Program termination events=1 pos=4\n"
+		     "nondeterministic=thread 1 waited in the kernel (read)\n"
 		     "cost ::main @:3 10\n"
 		     "end 10\n");
 }
@@ -354,6 +370,7 @@ int main(void)
 	tcase_add_test(tc, subpositions_are_relative_to_the_last_cost_line);
 	tcase_add_test(tc, callgrind_conventions);
 	tcase_add_test(tc, heap_desc_lines);
+	tcase_add_test(tc, nondeterministic_desc_line);
 	tcase_add_test(tc, parts_threads_and_jumps);
 	tcase_add_test(tc, an_empty_part_has_zero_totals);
 	tcase_add_test(tc, uncompressed_names_and_crlf);

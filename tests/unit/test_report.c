@@ -629,6 +629,38 @@ START_TEST(standard_input_survives_a_round_trip)
 }
 END_TEST
 
+/* An ok benchmark's "nondeterministic" (why another run may count
+ * otherwise): read, written back, and absent where there is none. */
+START_TEST(nondeterministic_survives_a_round_trip)
+{
+	struct bm_report r;
+	char *err = NULL;
+	json_t *j = json_loads(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"ok\", " OK_FIELDS
+				    ", \"nondeterministic\": \"thread 1 waited in the kernel\"},"
+				    " {\"id\": \"b\", \"status\": \"ok\", " OK_FIELDS "}]}",
+			       0, NULL);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(report_from_json(j, &r, &err) == 0, "%s", err);
+	json_decref(j);
+	ck_assert_str_eq(r.benchmarks[0].nondeterministic, "thread 1 waited in the kernel");
+	ck_assert_ptr_null(r.benchmarks[1].nondeterministic);
+	j = report_to_json(&r);
+	json_t *bs = json_object_get(j, "benchmarks");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bs, 0), "nondeterministic")),
+			 "thread 1 waited in the kernel");
+	ck_assert_ptr_null(json_object_get(json_array_get(bs, 1), "nondeterministic"));
+	json_decref(j);
+	report_release(&r);
+	j = json_loads(HEAD "\"benchmarks\": [{\"id\": \"a\", \"status\": \"ok\", " OK_FIELDS
+			    ", \"nondeterministic\": 3}]}",
+		       0, NULL);
+	ck_assert_int_eq(report_from_json(j, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "nondeterministic"));
+	free(err);
+	json_decref(j);
+}
+END_TEST
+
 START_TEST(heap_counts_survive_a_round_trip_and_are_checked)
 {
 #define HEAP_OK "{\"id\": \"a\", \"status\": \"ok\", " OK_FIELDS ", "
@@ -1029,6 +1061,7 @@ int main(void)
 	tcase_add_test(tc, invalid_reports_are_rejected_naming_the_field);
 	tcase_add_test(tc, standard_input_survives_a_round_trip);
 	tcase_add_test(tc, heap_counts_survive_a_round_trip_and_are_checked);
+	tcase_add_test(tc, nondeterministic_survives_a_round_trip);
 	tcase_add_test(tc, numbers_that_contradict_themselves_are_rejected);
 	tcase_add_test(tc, a_benchmark_id_twice_is_rejected);
 	tcase_add_test(tc, imported_values_of_zero_or_less_are_read_but_not_compared);
