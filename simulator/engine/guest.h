@@ -34,6 +34,26 @@ static inline Bool guest_read_timespec(Addr a, ULong *ns)
 	return True;
 }
 
+/* Writes ns as the guest's struct timespec (timeval) at a, where the
+ * guest may write it. */
+static inline void guest_put_timespec(Addr a, ULong ns)
+{
+	if (guest_may(a, sizeof(struct vki_timespec), VKI_PROT_WRITE)) {
+		struct vki_timespec *ts = (struct vki_timespec *)a;
+		ts->tv_sec = (vki_time_t)(ns / 1000000000ULL);
+		ts->tv_nsec = (long)(ns % 1000000000ULL);
+	}
+}
+
+static inline void guest_put_timeval(Addr a, ULong ns)
+{
+	if (guest_may(a, sizeof(struct vki_timeval), VKI_PROT_WRITE)) {
+		struct vki_timeval *tv = (struct vki_timeval *)a;
+		tv->tv_sec = (vki_time_t)(ns / 1000000000ULL);
+		tv->tv_usec = (vki_suseconds_t)(ns / 1000 % 1000000);
+	}
+}
+
 /* Valgrind's core: a system call the engine makes itself (a timer's
  * signal, a virtual file's memfd), which its tool library has no function
  * for. */

@@ -542,11 +542,8 @@ static Bool sleep_wait(ThreadId tid, UWord sysno, const UWord a[6], ULong *res, 
 		ts[tid].woken = False;
 		*res = ts[tid].woken_result;
 		ULong now = vclock_monotonic_ns();
-		if (*res && !absolute && rem && guest_may(rem, sizeof(struct vki_timespec), VKI_PROT_WRITE)) {
-			ULong left = ts[tid].deadline > now ? ts[tid].deadline - now : 0;
-			((struct vki_timespec *)rem)->tv_sec = (vki_time_t)(left / 1000000000ULL);
-			((struct vki_timespec *)rem)->tv_nsec = (long)(left % 1000000000ULL);
-		}
+		if (*res && !absolute && rem)
+			guest_put_timespec(rem, ts[tid].deadline > now ? ts[tid].deadline - now : 0);
 		return True;
 	}
 	ULong ns;

@@ -114,18 +114,6 @@ static Bool read_timeval(Addr a, ULong *ns)
 	return True;
 }
 
-static void put_timespec(struct vki_timespec *t, ULong ns)
-{
-	t->tv_sec = (vki_time_t)(ns / 1000000000ULL);
-	t->tv_nsec = (long)(ns % 1000000000ULL);
-}
-
-static void put_timeval(struct vki_timeval *t, ULong ns)
-{
-	t->tv_sec = (vki_time_t)(ns / 1000000000ULL);
-	t->tv_usec = (vki_suseconds_t)(ns / 1000 % 1000000);
-}
-
 /* What is left of t's time, and its interval. */
 static ULong remaining(const struct vtimer *t, ThreadId tid)
 {
@@ -324,8 +312,8 @@ static Bool answer_setitimer(ThreadId tid, const UWord a[6], ULong *res)
 	}
 	if (a[2]) {
 		struct vki_itimerval *old = (struct vki_itimerval *)a[2];
-		put_timeval(&old->it_value, remaining(t, tid));
-		put_timeval(&old->it_interval, t->interval);
+		guest_put_timeval((Addr)&old->it_value, remaining(t, tid));
+		guest_put_timeval((Addr)&old->it_interval, t->interval);
 	}
 	arm(t, tid, value, interval, False);
 	*res = 0;
@@ -341,8 +329,8 @@ static Bool answer_getitimer(ThreadId tid, const UWord a[6], ULong *res)
 		return True;
 	}
 	struct vki_itimerval *cur = (struct vki_itimerval *)a[1];
-	put_timeval(&cur->it_value, remaining(t, tid));
-	put_timeval(&cur->it_interval, t->interval);
+	guest_put_timeval((Addr)&cur->it_value, remaining(t, tid));
+	guest_put_timeval((Addr)&cur->it_interval, t->interval);
 	*res = 0;
 	return True;
 }
@@ -412,8 +400,8 @@ static Bool settime(struct vtimer *t, ThreadId tid, const UWord a[6], ULong *res
 	}
 	if (a[3]) {
 		struct vki_itimerspec *old = (struct vki_itimerspec *)a[3];
-		put_timespec(&old->it_value, remaining(t, tid));
-		put_timespec(&old->it_interval, t->interval);
+		guest_put_timespec((Addr)&old->it_value, remaining(t, tid));
+		guest_put_timespec((Addr)&old->it_interval, t->interval);
 	}
 	arm(t, tid, value, interval, a[1] & TIMER_ABSTIME);
 	*res = 0;
@@ -430,8 +418,8 @@ static Bool gettime(struct vtimer *t, ThreadId tid, Addr cur_at, ULong *res)
 		return True;
 	}
 	struct vki_itimerspec *cur = (struct vki_itimerspec *)cur_at;
-	put_timespec(&cur->it_value, remaining(t, tid));
-	put_timespec(&cur->it_interval, t->interval);
+	guest_put_timespec((Addr)&cur->it_value, remaining(t, tid));
+	guest_put_timespec((Addr)&cur->it_interval, t->interval);
 	*res = 0;
 	return True;
 }

@@ -195,32 +195,14 @@ ULong vclock_monotonic_ns(void)
 	return MONOTONIC_START_NS + wall_ns();
 }
 
-static void put_timespec(Addr a, ULong ns)
-{
-	if (guest_may(a, sizeof(struct vki_timespec), VKI_PROT_WRITE)) {
-		struct vki_timespec *ts = (struct vki_timespec *)a;
-		ts->tv_sec = (vki_time_t)(ns / 1000000000ULL);
-		ts->tv_nsec = (long)(ns % 1000000000ULL);
-	}
-}
-
-static void put_timeval(Addr a, ULong ns)
-{
-	if (guest_may(a, sizeof(struct vki_timeval), VKI_PROT_WRITE)) {
-		struct vki_timeval *tv = (struct vki_timeval *)a;
-		tv->tv_sec = (vki_time_t)(ns / 1000000000ULL);
-		tv->tv_usec = (vki_suseconds_t)(ns / 1000 % 1000000);
-	}
-}
-
+/* A wait's timeout (0: none readable; used only where the kernel took it). */
 static ULong timespec_ns(Addr a)
 {
-	if (!guest_may(a, sizeof(struct vki_timespec), VKI_PROT_READ))
-		return 0;
-	const struct vki_timespec *ts = (const struct vki_timespec *)a;
-	return ts->tv_sec < 0 || ts->tv_nsec < 0 ? 0 : (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
+	ULong ns;
+	return guest_read_timespec(a, &ns) ? ns : 0;
 }
 
+/* select's, whose tv_usec the kernel carries over past a second. */
 static ULong timeval_ns(Addr a)
 {
 	if (!guest_may(a, sizeof(struct vki_timeval), VKI_PROT_READ))
@@ -242,14 +224,14 @@ Bool vclock_answer(ThreadId tid, UWord sysno, UWord a0, UWord a1, ULong *res)
 	case __NR_clock_gettime:
 		if (!a1 || !may_write(a1, sizeof(struct vki_timespec)) || !now_ns((Int)a0, tid, &ns))
 			return False;
-		put_timespec(a1, ns);
+		guest_put_timespec(a1, ns);
 		*res = 0;
 		break;
 	case __NR_gettimeofday:
 		if (!may_write(a0, sizeof(struct vki_timeval)) || !may_write(a1, sizeof(struct vki_timezone)))
 			return False;
 		now_ns(VKI_CLOCK_REALTIME, tid, &ns);
-		put_timeval(a0, ns);
+		guest_put_timeval(a0, ns);
 		if (a1) /* UTC, no daylight saving time: as TZ */
 			*(struct vki_timezone *)a1 = (struct vki_timezone){0, 0};
 		*res = 0;
@@ -331,8 +313,8 @@ void vclock_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res
 		ULong user = who == 0	 ? process_cpu_ns()			     /* RUSAGE_SELF */
 			     : who == 1 ? centi_to_ns(thread_now(tid))		     /* RUSAGE_THREAD */
 					: 0;					     /* RUSAGE_CHILDREN */
-		put_timeval(args[1], user);
-		put_timeval(args[1] + sizeof(struct vki_timeval), 0);
+		guest_put_timeval(args[1], user);
+		guest_put_timeval(args[1] + sizeof(struct vki_timeval), 0);
 		break;
 	}
 	case __NR_nanosleep:
