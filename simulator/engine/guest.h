@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 the bm authors.  GPL-2.0-or-later: see COPYING.
  *
- * guest.h: what the virtual clock (vclock.c) and the fixed host state
- * (host_state.h and its parts) need to change a system call's answer:
- * whether the guest's memory may be touched and its times read, the call's result
- * register, and the system calls it makes itself; and what heap counting (heap.c) reads of the guest's memory,
- * with the same check. */
+ * guest.h: what the virtual clock (vclock.c), the timers and threads,
+ * and the fixed host state (host_state.h and its parts) need to change a
+ * system call's answer: whether the guest's memory may be touched, its
+ * times read and written, the call's result register, and the system
+ * calls the engine makes itself; and what heap counting (heap.c) reads
+ * of the guest's memory, with the same check. */
 #ifndef BM_ENGINE_GUEST_H
 #define BM_ENGINE_GUEST_H
 
