@@ -21,12 +21,6 @@
 
 ULong engine_total[EV_COUNT];
 
-/* The thread totals a frame or a mark keeps are those of the events
- * this run counts (event_on), packed: active[k] is the event of slot k.
- * A call and its return copy and subtract them, so the fewer the better
- * (model 1 without branches: 12 of 23). */
-static Int active[EV_COUNT], nactive;
-
 /* A block entered from another function (block_enter below) moves the
  * counts its execution changed: its segments' and the events of its
  * instructions that helpers count (all but the system calls, which
@@ -41,7 +35,7 @@ struct frame {
 	struct instr *site;        /* the call site (of its edge) */
 	Addr sp;                   /* the stack pointer at the callee's entry */
 	Addr ret;                  /* where a real call returns to, or 0 */
-	ULong enter[EV_COUNT];     /* the thread's totals at the entry (packed) */
+	ULong enter[EV_COUNT];     /* the thread's totals at the entry */
 	struct instr *nonskipped;  /* the thread's before this call */
 	const struct fn *caller;   /* the thread's current function before it */
 };
@@ -52,11 +46,11 @@ struct thread {
 	struct frame *frames;
 	Int depth, cap;
 	ULong kept[EV_COUNT];      /* its totals while another thread runs */
-	ULong lastdump[EV_COUNT];  /* its totals at the last dump or zeroing (packed) */
+	ULong lastdump[EV_COUNT];  /* its totals at the last dump or zeroing */
 	/* Inside skipped code (a PLT stub): the call site it was called from,
 	 * whose skipped cost grows by what runs until skip_start moves. */
 	struct instr *nonskipped;
-	ULong skip_start[EV_COUNT]; /* (packed) */
+	ULong skip_start[EV_COUNT];
 	/* The function its costs are charged to: the last one called (not
 	 * through a PLT stub) of the calls in progress, or the one it started
 	 * in (callgrind's context). */
@@ -66,7 +60,7 @@ struct thread {
 		Int depth;
 		const struct fn *current;
 		struct instr *nonskipped;
-		ULong start[EV_COUNT]; /* (packed) */
+		ULong start[EV_COUNT];
 	} signals[SIGNALS_MAX];
 	Int nsignals; /* may exceed SIGNALS_MAX: those are not kept */
 };
@@ -75,27 +69,41 @@ static struct thread *threads; /* VG_N_THREADS */
 static ThreadId running = 1;
 static VgHashTable *places, *fns;
 
-/* A thread's totals, packed: the running one's are engine_total, the
- * others' are kept aside. */
+/* A thread's totals: the running one's are engine_total, the others'
+ * are kept aside.  Totals, and the marks frames keep of them, are whole
+ * vectors by event: the events this run does not count stay 0 in all,
+ * and a loop of a fixed length over all (which the compiler does two at a
+ * time) costs a call and its return less than one through a table of the
+ * counted ones. */
 static inline void totals(const struct thread *t, ULong out[EV_COUNT])
 {
-	const ULong *all = t == &threads[running] ? engine_total : t->kept;
-	for (Int k = 0; k < nactive; k++)
-		out[k] = all[active[k]];
+	__builtin_memcpy(out, t == &threads[running] ? engine_total : t->kept, EV_COUNT * sizeof(ULong));
 }
 
 static inline void copy_totals(ULong dst[EV_COUNT], const ULong src[EV_COUNT])
 {
-	for (Int k = 0; k < nactive; k++)
-		dst[k] = src[k];
+	__builtin_memcpy(dst, src, EV_COUNT * sizeof(ULong));
 }
 
-/* Adds what went by since old (packed) to dst (by event); old = now. */
+/* Two counts at a time (SSE2, which every x86-64 has). */
+typedef ULong pair __attribute__((vector_size(16)));
+
+/* Adds what went by since old to dst; old = now. */
 static inline void add_diff(ULong *dst, ULong old[EV_COUNT], const ULong now[EV_COUNT])
 {
-	for (Int k = 0; k < nactive; k++) {
-		dst[active[k]] += now[k] - old[k];
-		old[k] = now[k];
+	Int e = 0;
+	for (; e + 2 <= EV_COUNT; e += 2) {
+		pair d, o, n;
+		__builtin_memcpy(&d, dst + e, sizeof d);
+		__builtin_memcpy(&o, old + e, sizeof o);
+		__builtin_memcpy(&n, now + e, sizeof n);
+		d += n - o;
+		__builtin_memcpy(dst + e, &d, sizeof d);
+		__builtin_memcpy(old + e, &n, sizeof n);
+	}
+	for (; e < EV_COUNT; e++) {
+		dst[e] += now[e] - old[e];
+		old[e] = now[e];
 	}
 }
 
@@ -131,8 +139,8 @@ void callgraph_charge_at(Int depth, const ULong delta[EV_COUNT])
 {
 	struct thread *t = &threads[running];
 	for (Int f = depth; f < t->depth; f++)
-		for (Int k = 0; k < nactive; k++)
-			t->frames[f].enter[k] += delta[active[k]];
+		for (Int e = 0; e < EV_COUNT; e++)
+			t->frames[f].enter[e] += delta[e];
 }
 
 static void set_current(struct thread *t, const struct fn *fn)
@@ -144,12 +152,9 @@ static void set_current(struct thread *t, const struct fn *fn)
 
 void callgraph_init(void)
 {
-	for (Int e = 0; e < EV_COUNT; e++)
-		if (event_on[e]) {
-			active[nactive++] = e;
-			if (e < SNAP_EVENTS)
-				snap_active[nsnap++] = e;
-		}
+	for (Int e = 0; e < SNAP_EVENTS; e++)
+		if (event_on[e])
+			snap_active[nsnap++] = e;
 	threads = VG_(calloc)("bm.threads", VG_N_THREADS, sizeof *threads);
 	places = VG_(HT_construct)("bm.places");
 	fns = VG_(HT_construct)("bm.fns");
@@ -524,7 +529,7 @@ void callgraph_signal_end(ThreadId tid)
 	/* The handler's cost is part of no call it interrupted. */
 	ULong now[EV_COUNT];
 	totals(t, now);
-	for (Int e = 0; e < nactive; e++) {
+	for (Int e = 0; e < EV_COUNT; e++) {
 		ULong spent = now[e] - c->start[e];
 		for (Int k = 0; k < t->depth; k++)
 			t->frames[k].enter[e] += spent;
