@@ -55,13 +55,16 @@ struct thread {
 	 * through a PLT stub) of the calls in progress, or the one it started
 	 * in (callgrind's context). */
 	const struct fn *current;
-	/* The contexts that signal handlers interrupted, innermost last. */
+	/* The contexts that signal handlers interrupted, innermost last:
+	 * SIGNALS_MAX of them, made at the thread's first signal (a thread
+	 * record is made for each of Valgrind's threads at start-up, and
+	 * few ever take a signal). */
 	struct signal_cxt {
 		Int depth;
 		const struct fn *current;
 		struct instr *nonskipped;
 		ULong start[EV_COUNT];
-	} signals[SIGNALS_MAX];
+	} *signals;
 	Int nsignals; /* may exceed SIGNALS_MAX: those are not kept */
 };
 
@@ -497,6 +500,8 @@ static void event(enum graph_kind kind, struct instr *site, Addr target, struct 
 void callgraph_signal_start(ThreadId tid)
 {
 	struct thread *t = &threads[tid];
+	if (!t->signals)
+		t->signals = VG_(malloc)("bm.signals", SIGNALS_MAX * sizeof *t->signals);
 	if (t->nsignals < SIGNALS_MAX) {
 		struct signal_cxt *c = &t->signals[t->nsignals];
 		*c = (struct signal_cxt){t->depth, t->current, t->nonskipped, {0}};

@@ -211,6 +211,10 @@ struct pass {
 	UInt *stmt_waits;
 	UInt *waits;
 	Bool remembered;   /* the superblock is one that remember_sb keeps */
+	/* The dynamic loader's, before the program starts: nothing it does
+	 * counts (program_start.h), so only what the call graph and the
+	 * virtual CPU need is kept. */
+	Bool lean;
 	struct place *from; /* where the superblock starts */
 	struct block *block;
 };
@@ -270,6 +274,9 @@ static IRExpr *test1(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
  * the fetch is a hit that changes nothing (one load and compare). */
 static void log_fetch_now(struct pass *p)
 {
+	p->fetched = True;
+	if (p->lean)
+		return;
 	if ((p->hit || !p->straddles) && p->remembered) {
 		store_inline(p->out, &p->cur->last, 0, False);
 		if (clo.l2)
@@ -286,11 +293,12 @@ static void log_fetch_now(struct pass *p)
 	} else if (!p->hit) {
 		call(p, "log_fetch", log_fetch, 1, NULL, 0, NULL);
 	}
-	p->fetched = True;
 }
 
 static void count_in_segment(struct pass *p, UInt event)
 {
+	if (p->lean)
+		return;
 	struct item it = {p->cur, event, 0};
 	UWord k = VG_(sizeXA)(p->instrs) - 1; /* the current instruction */
 	if (event == EV_IR && p->centi && k < p->ninstrs)
@@ -394,6 +402,8 @@ static void flush_event(struct pass *p)
 	p->slots++;
 	if (!p->fetched)
 		log_fetch_now(p);
+	if (p->lean)
+		return;
 	if (e->guard) {
 		call(p, e->is_write ? "log_write_if" : "log_read_if",
 		     e->is_write ? (void *)log_write_if : (void *)log_read_if, 3, e->addr, how, e->guard);
@@ -452,7 +462,7 @@ static void data(struct pass *p, Bool is_write, IRExpr *addr, Int size, IRExpr *
  * remembered (few), by where they jump to. */
 static void remember_sb(struct pass *p, const IRSB *in)
 {
-	if ((in->jumpkind != Ijk_ClientReq && in->jumpkind != Ijk_Sys_syscall) ||
+	if (p->lean || (in->jumpkind != Ijk_ClientReq && in->jumpkind != Ijk_Sys_syscall) ||
 	    in->next->tag != Iex_Const || !VG_(sizeXA)(p->instrs))
 		return;
 	sb_remember((Addr)in->next->Iex.Const.con->Ico.U64, p->block);
@@ -538,7 +548,7 @@ static void scan_exits(struct pass *p, const IRSB *in)
  * branch, counted in the segment that ends here. */
 static Bool exit_counted(struct pass *p, IRJumpKind jk)
 {
-	if (!clo.branch_sim || !p->cur || (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret))
+	if (!clo.branch_sim || p->lean || !p->cur || (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret))
 		return False;
 	count_in_segment(p, EV_BC);
 	p->cur->nexits++;
@@ -573,7 +583,7 @@ static void predict_exit(struct pass *p, IRExpr *guard, UInt wait)
  * its last segment. */
 static Bool final_counted(struct pass *p, const IRSB *in)
 {
-	if (!clo.branch_sim || !p->cur || (in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call) ||
+	if (!clo.branch_sim || p->lean || !p->cur || (in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call) ||
 	    in->next->tag != Iex_RdTmp)
 		return False;
 	count_in_segment(p, EV_BI);
@@ -783,16 +793,20 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	 * none of it. */
 	for (Int k = 0; k < in->stmts_used; k++)
 		if (in->stmts[k] && in->stmts[k]->tag == Ist_IMark) {
-			threads_at_block(p.out, in->stmts[k]->Ist.IMark.addr);
+			Addr a = in->stmts[k]->Ist.IMark.addr;
+			p.lean = program_start_in_loader(a);
+			if (p.lean)
+				program_start_lean_entry(p.out, a);
+			threads_at_block(p.out, a);
 			break;
 		}
 	p.instrs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct instr *));
 	p.items = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct item));
 	p.segs = VG_(newXA)(VG_(malloc), "bm.pass", VG_(free), sizeof(struct segment *));
 	p.remembered = in->jumpkind == Ijk_ClientReq || in->jumpkind == Ijk_Sys_syscall;
-	if (clo.branch_sim)
+	if (clo.branch_sim && !p.lean)
 		scan_exits(&p, in);
-	if (clo.block_cost) {
+	if (clo.block_cost && !p.lean) {
 		p.ninstrs = count_instrs(in);
 		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
 		p.chained = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.chained);

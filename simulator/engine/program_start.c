@@ -16,11 +16,14 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "libvex_guest_amd64.h"
 
 #define AT_BASE 7
 
 static Bool waiting;   /* for the program's start (--skip-loader) */
 static HChar *loader;  /* the loader's file, or NULL: a static program */
+static Addr loader_base, loader_end; /* its mappings, contiguous */
+static ULong started; /* what the loader's translations read */
 
 /* The file segment a lies in, if the program's. */
 static const HChar *client_file(Addr a, Bool *client)
@@ -38,8 +41,17 @@ void program_start_init(ThreadId tid)
 	Addr base = initial_stack_aux(tid, AT_BASE);
 	Bool client;
 	const HChar *name = base ? client_file(base, &client) : NULL;
-	if (name)
+	if (name) {
 		loader = VG_(strdup)("bm.start", name);
+		loader_base = loader_end = base;
+		while (program_start_in_loader(loader_end))
+			loader_end = VG_(am_find_nsegment)(loader_end)->end + 1;
+	}
+}
+
+static Bool is_loader(const HChar *name)
+{
+	return loader && name && !VG_(strcmp)(name, loader);
 }
 
 Bool program_start_is(Addr a)
@@ -48,7 +60,29 @@ Bool program_start_is(Addr a)
 		return False;
 	Bool client;
 	const HChar *name = client_file(a, &client);
-	return client && !(loader && name && !VG_(strcmp)(name, loader));
+	return client && !is_loader(name);
+}
+
+Bool program_start_in_loader(Addr a)
+{
+	if (!waiting)
+		return False;
+	Bool client;
+	return is_loader(client_file(a, &client));
+}
+
+void program_start_lean_entry(IRSB *sb, Addr a)
+{
+	IRTemp now = newIRTemp(sb->tyenv, Ity_I64), yes = newIRTemp(sb->tyenv, Ity_I1);
+	IRExpr *flag = mkIRExpr_HWord((HWord)&started);
+	addStmtToIRSB(sb, IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I64, flag)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(yes, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(now), IRExpr_Const(IRConst_U64(0)))));
+	/* What to discard, which Valgrind reads only where the exit is taken. */
+	addStmtToIRSB(sb, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMSTART), mkIRExpr_HWord(loader_base)));
+	addStmtToIRSB(sb, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMLEN),
+				     mkIRExpr_HWord(loader_end - loader_base)));
+	addStmtToIRSB(sb, IRStmt_Exit(IRExpr_RdTmp(yes), Ijk_InvalICache, IRConst_U64(a),
+				      offsetof(VexGuestAMD64State, guest_RIP)));
 }
 
 static VG_REGPARM(0) void at_start(void)
@@ -56,6 +90,7 @@ static VG_REGPARM(0) void at_start(void)
 	if (!waiting)
 		return; /* another translation of the start, or a forked child */
 	waiting = False;
+	started = 1;
 	callgraph_settle();
 	if (engine_instrumenting)
 		dumps_zero();

@@ -27,6 +27,18 @@ void program_start_init(ThreadId tid);
  * code outside the loader, the program not started yet. */
 Bool program_start_is(Addr a);
 
+/* Whether a superblock that starts at a is the loader's, the program not
+ * started yet: its translation counts nothing (what it would count is
+ * zeroed at the start), and begins with program_start_lean_entry's. */
+Bool program_start_in_loader(Addr a);
+
+/* Adds to sb, which starts at a, what ends such a translation's life:
+ * once the program has started, its first run discards every translation
+ * of the loader's (as Valgrind discards code that was written to), and
+ * the block runs again from a new translation, which counts.  Nothing
+ * ran or counted before. */
+void program_start_lean_entry(IRSB *sb, Addr a);
+
 /* Where a superblock starts at a: where it starts the program, adds the
  * call that marks the program's start to sb. */
 void program_start_at_block(IRSB *sb, Addr a);
