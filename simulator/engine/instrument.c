@@ -42,6 +42,13 @@ Int engine_i1_line_bits = 6;
 /* In a data access's how (its size in the low byte, its slot above): a
  * load of a pointer chase (blockcost.h). */
 #define HOW_CHAINED (1UL << 30)
+/* In a data access's or a branch's how: the superblock is one whose last
+ * execution may be taken back (remember_sb), so the helper records what
+ * the instruction's did (instr.last, last2).  Elsewhere nothing reads
+ * those, and a hit touches no instruction record at all: with code of a
+ * few megabytes, those are the host's cache misses. */
+#define HOW_KEEP (1UL << 31)
+#define HOW_COND_KEEP (1UL << 63)
 
 /* Counts event e of instruction i. */
 static inline void count(struct instr *i, Int e)
@@ -56,24 +63,37 @@ static inline Bool missed_l2(enum sim_result r)
 	return clo.l2 && (r == SIM_LL_HIT || r == SIM_MEM);
 }
 
-static VG_REGPARM(1) void log_fetch(struct instr *i)
+static inline void fetch(struct instr *i, Bool keep)
 {
 	enum sim_result r = sim_fetch(i->addr, i->canonical, i->size ? i->size : 1);
-	ULong last = 0;
-	i->last2 = 0;
+	ULong last = 0, last2 = 0;
 	if (r != SIM_L1_HIT) {
 		count(i, EV_I1MR);
 		last = 1;
 		if (missed_l2(r)) {
 			count(i, EV_I2MR);
-			i->last2 = 1;
+			last2 = 1;
 		}
 		if (r == SIM_MEM) {
 			count(i, EV_ILMR);
 			last = 3;
 		}
 	}
-	i->last = last;
+	if (keep) {
+		i->last = last;
+		i->last2 = last2;
+	}
+}
+
+static VG_REGPARM(1) void log_fetch(struct instr *i)
+{
+	fetch(i, False);
+}
+
+/* In a superblock whose last execution may be taken back (HOW_KEEP). */
+static VG_REGPARM(1) void log_fetch_kept(struct instr *i)
+{
+	fetch(i, True);
 }
 
 /* A data access's simulation: size in the low byte of how, its slot
@@ -90,6 +110,7 @@ static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong don
 	 * superblock: the same instruction may be one in a loop, and not in
 	 * the block that enters the loop.) */
 	Bool chained = !w && (how & HOW_CHAINED);
+	Bool keep = (how & HOW_KEEP) && slot < LAST_SLOTS;
 	if (r != SIM_L1_HIT) {
 		count(i, EV_D1MR + w);
 		if (chained)
@@ -99,10 +120,10 @@ static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong don
 			count(i, EV_D2MR + w);
 			if (chained)
 				count(i, EV_D2MC);
-			if (slot < LAST_SLOTS)
+			if (keep)
 				i->last2 |= 2ULL << slot;
 		}
-		if (chained && slot < LAST_SLOTS)
+		if (chained && keep)
 			i->last2 |= 1ULL << (LAST2_CHAINED + slot);
 		if (r == SIM_MEM) {
 			count(i, EV_DLMR + w);
@@ -111,7 +132,7 @@ static inline void simulate(struct instr *i, Addr a, UWord how, Int w, ULong don
 			bits |= 4;
 		}
 	}
-	if (slot < LAST_SLOTS)
+	if (keep)
 		i->last |= bits << (2 + 3 * slot);
 }
 
@@ -152,8 +173,9 @@ static VG_REGPARM(3) void log_cond(struct instr *i, UWord how, UChar *site)
 	if (branch_cond(site, i->canonical, how & 1)) {
 		i->cost[EV_BCM]++;
 		engine_total[EV_BCM]++;
-		i->last |= 1ULL << LAST_BCM;
-		ULong wait = 100 * (ULong)(how >> 1);
+		if (how & HOW_COND_KEEP)
+			i->last |= 1ULL << LAST_BCM;
+		ULong wait = 100 * (ULong)((how & ~HOW_COND_KEEP) >> 1);
 		i->cost[EV_CC] += wait;
 		engine_total[EV_CC] += wait;
 	}
@@ -289,9 +311,11 @@ static void log_fetch_now(struct pass *p)
 		IRExpr *tag = tmp64(p->out, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)mru)));
 		IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
 		addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, tag, c64(p->line))));
-		call(p, "log_fetch", log_fetch, 1, NULL, 0, IRExpr_RdTmp(other));
+		call(p, p->remembered ? "log_fetch_kept" : "log_fetch", p->remembered ? log_fetch_kept : log_fetch, 1,
+		     NULL, 0, IRExpr_RdTmp(other));
 	} else if (!p->hit) {
-		call(p, "log_fetch", log_fetch, 1, NULL, 0, NULL);
+		call(p, p->remembered ? "log_fetch_kept" : "log_fetch", p->remembered ? log_fetch_kept : log_fetch, 1,
+		     NULL, 0, NULL);
 	}
 }
 
@@ -386,7 +410,7 @@ static void flush_event(struct pass *p)
 		return;
 	p->pending = False;
 	struct pending_access *e = &p->ev;
-	UWord how = (UWord)e->size | (UWord)p->slots << 8;
+	UWord how = (UWord)e->size | (UWord)p->slots << 8 | (p->remembered ? HOW_KEEP : 0);
 	UWord k = VG_(sizeXA)(p->instrs) - 1; /* the current instruction */
 	if (!e->is_write && p->chained && k < p->ninstrs && p->chained[k])
 		how |= HOW_CHAINED;
@@ -575,7 +599,8 @@ static void predict_exit(struct pass *p, IRExpr *guard, UInt wait)
 	IRExpr *expected = tmp64(p->out, IRExpr_Binop(Iop_Add64, taken, c64(1)));
 	IRTemp other = newIRTemp(p->out->tyenv, Ity_I1);
 	addStmtToIRSB(p->out, IRStmt_WrTmp(other, IRExpr_Binop(Iop_CmpNE64, state, expected)));
-	IRExpr *how = wait ? tmp64(p->out, IRExpr_Binop(Iop_Or64, taken, c64((ULong)wait << 1))) : taken;
+	ULong flags = (ULong)wait << 1 | (p->remembered ? HOW_COND_KEEP : 0);
+	IRExpr *how = flags ? tmp64(p->out, IRExpr_Binop(Iop_Or64, taken, c64(flags))) : taken;
 	call(p, "log_cond", (void *)log_cond, 3, how, (UWord)site, IRExpr_RdTmp(other));
 }
 
