@@ -23,7 +23,6 @@
 static Bool waiting;   /* for the program's start (--skip-loader) */
 static HChar *loader;  /* the loader's file, or NULL: a static program */
 static Addr loader_base, loader_end; /* its mappings, contiguous */
-static ULong started; /* what the loader's translations read */
 
 /* The file segment a lies in, if the program's. */
 static const HChar *client_file(Addr a, Bool *client)
@@ -73,10 +72,11 @@ Bool program_start_in_loader(Addr a)
 
 void program_start_lean_entry(IRSB *sb, Addr a)
 {
-	IRTemp now = newIRTemp(sb->tyenv, Ity_I64), yes = newIRTemp(sb->tyenv, Ity_I1);
-	IRExpr *flag = mkIRExpr_HWord((HWord)&started);
-	addStmtToIRSB(sb, IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I64, flag)));
-	addStmtToIRSB(sb, IRStmt_WrTmp(yes, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(now), IRExpr_Const(IRConst_U64(0)))));
+	/* Started: no longer waiting (a Bool, one byte). */
+	IRTemp now = newIRTemp(sb->tyenv, Ity_I8), yes = newIRTemp(sb->tyenv, Ity_I1);
+	IRExpr *flag = mkIRExpr_HWord((HWord)&waiting);
+	addStmtToIRSB(sb, IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I8, flag)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(yes, IRExpr_Binop(Iop_CmpEQ8, IRExpr_RdTmp(now), IRExpr_Const(IRConst_U8(0)))));
 	/* What to discard, which Valgrind reads only where the exit is taken. */
 	addStmtToIRSB(sb, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMSTART), mkIRExpr_HWord(loader_base)));
 	addStmtToIRSB(sb, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMLEN),
@@ -90,7 +90,6 @@ static VG_REGPARM(0) void at_start(void)
 	if (!waiting)
 		return; /* another translation of the start, or a forked child */
 	waiting = False;
-	started = 1;
 	callgraph_settle();
 	if (engine_instrumenting)
 		dumps_zero();
