@@ -10,7 +10,7 @@
 #   translation       VEX, Valgrind's translation table and bm's own pass
 #                     (instrument.c, blockcost.c)
 #   caches            the cache hierarchy (cachesim.c, layout.c, the
-#                     fetch and data helpers)
+#                     fetch and data helpers of helpers.c)
 #   predictor         the branch predictor (branchsim.c, its helpers)
 #   call graph        callgraph.c, contexts.c, the call, return and jump
 #                     helpers
@@ -47,12 +47,12 @@ if ! "$top/bench/speedtest1.sh" "$work/speedtest1" >/dev/null 2>&1; then
 	programs="gzip xz whole"
 fi
 
-# Which part each function of the engine belongs to: bm's by its object,
-# Valgrind's by the archive and object it comes from.
-for o in "$build"/simulator/engine/bm_amd64_linux-*.o; do
-	f=${o##*bm_amd64_linux-}
-	nm "$o" | awk -v f="${f%.o}" '$2 ~ /^[tT]$/ { print "bm", f, $3 }'
-done >"$work/parts"
+# Which part each function of the engine belongs to: bm's by its source
+# file (the tool's line table: with link-time optimisation its objects
+# hold no code), Valgrind's by the archive and object it comes from.
+nm -l --defined-only "$build/simulator/engine/bm-amd64-linux" |
+	awk '$2 ~ /^[tT]$/ && $4 ~ /simulator\/engine\// {
+		f = $4; sub(/.*\//, "", f); sub(/\.[ch]:.*/, "", f); print "bm", f, $3 }' >"$work/parts"
 nm -A "$vglib/libvex-amd64-linux.a" 2>/dev/null | awk '$2 ~ /^[tT]$/ { print "vex", "-", $3 }' >>"$work/parts"
 nm -A "$vglib/libcoregrind-amd64-linux.a" 2>/dev/null |
 	awk '$2 ~ /^[tT]$/ { split($1, p, ":"); sub(/^libcoregrind_amd64_linux_a-/, "", p[2]); print "core", p[2], $3 }' >>"$work/parts"
@@ -95,12 +95,11 @@ perl -e '
 				callgraph => "call graph", contexts => "call graph", blockcost => "translation",
 				costs => "counts", heap => "heap", fn_hooks => "heap", output => "dump", dumps => "dump");
 			$p = $by_file{$file} // "guest\x27s world";
-			if ($file eq "instrument") {
-				$p = $sym =~ /^log_(fetch|read|write)/ ? "caches" : $sym =~ /^log_(cond|indirect)/ ? "predictor"
-				   : $sym =~ /^log_(call|return|jump)/ ? "call graph" : "translation";
-			}
+			$p = $sym =~ /^log_(cond|indirect)/ ? "predictor" : "caches" if $file eq "helpers";
+			$p = $sym =~ /^log_(call|return|jump)/ ? "call graph" : "translation" if $file eq "instrument";
 		}
-		$part{$sym} //= $p;
+		(my $base = $sym) =~ s/\.(part|isra|constprop|cold|lto_priv)\..*//;
+		$part{$base} //= $p;
 	}
 	my @order = ("translated code", "translation", "caches", "predictor", "call graph", "counts", "heap", "dump",
 		"debug info", "core", "guest\x27s world", "kernel", "other");
@@ -110,7 +109,7 @@ perl -e '
 		my ($all, %n) = (0);
 		while (<$s>) {
 			my ($count, $dso, undef, $sym) = /^\s*(\d+)\s+(\S+(?: tid \d+)?)\s+\[(.)\]\s+(\S+)/ or next;
-			(my $base = $sym) =~ s/\.(part|isra|constprop|cold)\..*//;
+			(my $base = $sym) =~ s/\.(part|isra|constprop|cold|lto_priv)\..*//;
 			my $p = $dso =~ /^\[JIT\]/ ? "translated code" : $dso eq "[kernel.kallsyms]" ? "kernel"
 			      : $dso =~ /bm-amd64-linux/ ? ($part{$base} // "core") : "other";
 			$n{$p} += $count;
