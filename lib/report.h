@@ -33,6 +33,10 @@
 /* --cpu x86-64-v3: bm's own (docs/engine.md has its cpuid). */
 #define REPORT_CPU_X86_64_V3                                                                      \
 	"bm x86-64-v3: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA RDRAND (no AVX-512)"
+/* --cpu x86-64-v3-server: the same with PCLMULQDQ, AES and ADX. */
+#define REPORT_CPU_X86_64_V3_SERVER                                                               \
+	"bm x86-64-v3-server: AuthenticAMD family 25 model 1, cpuid max leaf 13, AVX2 BMI2 FMA RDRAND PCLMULQDQ " \
+	"AES ADX (no AVX-512)"
 /* The CPU every stored run of the bm engine saw before --cpu, left out of
  * series identities so that their series go on, whatever bm-run's
  * default becomes. */

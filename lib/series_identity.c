@@ -112,6 +112,8 @@ static const char *cpu_name(const struct parts *p)
 		return "x86-64-v1";
 	if (!strcmp(p->cpu, REPORT_CPU_X86_64_V3))
 		return "x86-64-v3";
+	if (!strcmp(p->cpu, REPORT_CPU_X86_64_V3_SERVER))
+		return "x86-64-v3-server";
 	return NULL;
 }
 

@@ -68,8 +68,9 @@ static void usage(FILE *out)
 		"the functions with the most self cycles and the system calls (which are\n"
 		"never part of cycles, time or speed).\n"
 		"\n"
-		"  --model NAME   the cost model: bm-model/1, bm-model/2 or bm-model/3, the\n"
-		"                 one the files were counted for (bm-run --model); default\n"
+		"  --model NAME   the cost model: bm-model/1, bm-model/2, bm-model/3 or\n"
+		"                 bm-model/4, the one the files were counted for (bm-run\n"
+		"                 --model); default\n"
 		"                 bm-model/3 for files with its events (bm-run's default),\n"
 		"                 else bm-model/1; or BM_MODEL\n"
 		"  --json         print a bm-report/1 report, one benchmark per dump\n"
@@ -277,7 +278,7 @@ static void warn_about(const struct dumps *ds)
 		}
 		if (!counted && model->version == 1 && (d->profile->total.present & (1u << BM_EV_CC))) {
 			counted = 1;
-			log_warn("'%s' was counted for bm-model/2 or bm-model/3 (it has their events): these "
+			log_warn("'%s' was counted for bm-model/2, /3 or /4 (it has their events): these "
 				 "cycles are %s's; give --model with the run's model",
 				 d->profile->source, model->id);
 		}

@@ -43,7 +43,7 @@ struct cg_parser {
 
 	/* The current part's header. */
 	struct cg_part part;
-	char *cmd, *trigger, *nondeterministic;
+	char *cmd, *trigger, *nondeterministic, *cpu_askers;
 	char *events[CG_MAX_EVENTS];
 	unsigned npos;
 	int line_pos; /* index of the line subposition, -1 when none */
@@ -67,9 +67,10 @@ static void reset_part(struct cg_parser *p)
 	free(p->cmd);
 	free(p->trigger);
 	free(p->nondeterministic);
+	free(p->cpu_askers);
 	for (size_t i = 0; i < p->part.nevents; i++)
 		free(p->events[i]);
-	p->cmd = p->trigger = p->nondeterministic = NULL;
+	p->cmd = p->trigger = p->nondeterministic = p->cpu_askers = NULL;
 	memset(&p->part, 0, sizeof p->part);
 	p->part.parser = p;
 	p->part.path = p->path;
@@ -331,6 +332,7 @@ static int begin_body(struct cg_parser *p, char **err)
 	p->part.cmd = p->cmd;
 	p->part.trigger = p->trigger;
 	p->part.nondeterministic = p->nondeterministic;
+	p->part.cpu_askers = p->cpu_askers;
 	return p->sink->part_begin ? p->sink->part_begin(p->ctx, &p->part, err) : 0;
 }
 
@@ -514,6 +516,10 @@ static void parse_desc(struct cg_parser *p, const char *v)
 	if (strncmp(v, "Nondeterministic:", 17) == 0) {
 		free(p->nondeterministic);
 		p->nondeterministic = xstrdup(skip_space(v + 17));
+	}
+	if (strncmp(v, "Cpuid:", 6) == 0) {
+		free(p->cpu_askers);
+		p->cpu_askers = xstrdup(skip_space(v + 6));
 	}
 }
 

@@ -53,6 +53,9 @@ struct cg_part {
 	/* The bm engine's "desc: Nondeterministic: why": what made its
 	 * counts the host's (the kernel's order of threads), or NULL. */
 	const char *nondeterministic;
+	/* The bm engine's "desc: Cpuid: a, b": the program's objects that
+	 * ask the CPU what it offers (cpuid), glibc's aside, or NULL. */
+	const char *cpu_askers;
 	long pid, part, thread; /* -1 when the header does not give them */
 	struct bm_cache_geometry i1, d1, ll; /* from "desc: I1 cache: ..." lines; zero when none */
 	/* The bm engine's --heap=yes: "desc: Heap peak: N bytes", "desc:

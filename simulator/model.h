@@ -31,19 +31,20 @@ struct bm_model {
 	uint64_t ram;         /* ...that misses LL */
 	struct model_costs costs; /* bm-model/2 */
 	struct bm_cache_geometry i1, d1, l2, ll; /* the simulated geometry (l2: model 2's only) */
+	const char *cpu;      /* bm-run's virtual CPU under it (--cpu's name); NULL: x86-64-v1 */
 };
 
-/* bm-model/1, the default; bm-model/2 and bm-model/3, which share a
- * formula (version 2) and differ in their core and their costs
- * (docs/cycle-model.md). */
-extern const struct bm_model model_v1, model_v2, model_v3;
+/* bm-model/1, the default; bm-model/2, bm-model/3 and bm-model/4, which
+ * share a formula (version 2) and differ in their core, their costs and
+ * their CPU (docs/cycle-model.md). */
+extern const struct bm_model model_v1, model_v2, model_v3, model_v4;
 
 /* The model with that id, or NULL. */
 const struct bm_model *model_lookup(const char *id);
 
 /* The same for a name the user gave as what (an option, a variable):
  * NULL with *err naming every model there is ("--model is bm-model/1,
- * bm-model/2 or bm-model/3, not 'x'"). */
+ * bm-model/2, bm-model/3 or bm-model/4, not 'x'"). */
 const struct bm_model *model_named(const char *name, const char *what, char **err);
 
 /* Bits (1u << ev) of the events the model uses that e lacks: with none of

@@ -28,6 +28,7 @@ static struct bm_profile *profile_new(const struct cg_part *part)
 	p->cmd = part->cmd ? xstrdup(part->cmd) : NULL;
 	p->creator = part->creator ? xstrdup(part->creator) : NULL;
 	p->nondeterministic = part->nondeterministic ? xstrdup(part->nondeterministic) : NULL;
+	p->cpu_askers = part->cpu_askers ? xstrdup(part->cpu_askers) : NULL;
 	p->pid = part->pid;
 	p->part = part->part;
 	p->thread = part->thread;
@@ -66,6 +67,7 @@ void profile_free(struct bm_profile *p)
 	free(p->cmd);
 	free(p->creator);
 	free(p->nondeterministic);
+	free(p->cpu_askers);
 	for (size_t i = 0; i < p->nevents; i++)
 		free(p->events[i]);
 	free(p->events);
@@ -515,6 +517,8 @@ int profile_merge(struct bm_profile *dst, const struct bm_profile *src, const st
 	free(fn_map);
 	if (src->nondeterministic && !dst->nondeterministic)
 		dst->nondeterministic = xstrdup(src->nondeterministic);
+	if (src->cpu_askers && !dst->cpu_askers)
+		dst->cpu_askers = xstrdup(src->cpu_askers);
 	if (src->heap_known) {
 		dst->heap_known = 1;
 		dst->heap_peak_bytes += src->heap_peak_bytes;

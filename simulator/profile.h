@@ -52,6 +52,9 @@ struct bm_profile {
 	/* Why the next run may count otherwise (the bm engine's, of threads
 	 * the kernel ordered), or NULL; merged files keep the first. */
 	char *nondeterministic;
+	/* The program's objects that asked the CPU what it offers (the bm
+	 * engine's "desc: Cpuid:"), or NULL; merged files keep the first. */
+	char *cpu_askers;
 	long pid, part, thread; /* -1 when unknown */
 	struct bm_cache_geometry i1, d1, ll; /* simulated caches; zero when not given */
 	/* The heap's peak and leaks (the bm engine's --heap=yes; heap_known 0

@@ -208,6 +208,20 @@ static void say_unnamed(const struct results_notes *n)
 	free(objects);
 }
 
+/* A word on the program's code that dispatches on cpuid: it took the
+ * paths of the virtual CPU, which may not be production's. */
+static void say_cpu_askers(const struct results_notes *n, enum bm_cpu cpu)
+{
+	if (!n->cpu_askers)
+		return;
+	const struct virtual_cpu *c = virtual_cpu(cpu);
+	fprintf(stderr,
+		"bm-run: code in %s chose its path by what the CPU offers (cpuid), on bm's virtual CPU %s, which lacks %s%s "
+		"(docs/engine.md, \"The virtual CPUs\")\n",
+		n->cpu_askers, c->name, c->lacks,
+		c->server_offers_more ? "; for the paths server cores take, measure with --cpu x86-64-v3-server" : "");
+}
+
 /* A word on each benchmark whose numbers another run may not repeat
  * (the report's "nondeterministic" says why). */
 static void say_nondeterministic(const struct bm_report *r)
@@ -300,7 +314,7 @@ int main(int argc, char **argv)
 	 * (or crash): said now, before anything runs. */
 	if (o.engine == ENGINE_BM && !o.print_command && virtual_cpu_host_check(o.cpu, &err) < 0) {
 		if (o.cpu_from)
-			log_error("%s x86-64-v3: %s: measure with --cpu x86-64-v1", o.cpu_from, err);
+			log_error("%s %s: %s: measure with --cpu x86-64-v1", o.cpu_from, virtual_cpu(o.cpu)->name, err);
 		else /* the model's CPU, the default model's included */
 			log_error("%s runs on x86-64-v3, and %s: measure with --cpu x86-64-v1 (the same model on "
 				  "SSE2 code), or --model bm-model/1",
@@ -430,6 +444,7 @@ int main(int argc, char **argv)
 		FILE *t = o.output && atomic_file_is_stdout(o.output) ? stderr : stdout;
 		table_print(t, &report, whole, table_use_color(t));
 		say_unnamed(&notes);
+		say_cpu_askers(&notes, o.cpu);
 	}
 	if (out) {
 		int r = report_write_to(&report, out, &err);
@@ -444,6 +459,7 @@ done:
 	atomic_file_abort(out);
 	program_input_release(&input);
 	unnamed_code_release(&notes.unnamed);
+	free(notes.cpu_askers);
 	free(err);
 	free(valgrind);
 	free(version);

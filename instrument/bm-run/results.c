@@ -52,6 +52,8 @@ static void fill(struct bm_result *b, const struct bm_profile *p, const struct b
 	benchmark_fill(b, p, m, with_profile);
 	if (!notes)
 		return;
+	if (p->cpu_askers && !notes->cpu_askers)
+		notes->cpu_askers = xstrdup(p->cpu_askers);
 	struct unnamed_code u;
 	unnamed_code_of(p, &u);
 	if (u.share >= 0.1) {

@@ -9,10 +9,13 @@
 #include "unnamed_code.h"
 
 /* What bm-run says after the table: the benchmarks that spend a tenth of
- * their cycles or more in code without symbols, and its objects. */
+ * their cycles or more in code without symbols, and its objects; the
+ * program's objects that chose their code by asking the CPU (cpuid), as
+ * the first profile that names any says, or NULL (free it). */
 struct results_notes {
 	size_t unnamed_benchmarks;
 	struct unnamed_code unnamed; /* only its objects are filled */
+	char *cpu_askers;
 };
 
 /* Adds every benchmark of the jobs to r: the numbers of each finished one

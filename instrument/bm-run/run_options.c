@@ -82,11 +82,15 @@ static void usage(FILE *out, const struct run_options *o)
 		"                      with the bm engine), bm-model/2 (the same with Zen 1's\n"
 		"                      division) or bm-model/1 (events weighted 1/5/35: the\n"
 		"                      default with callgrind, and the model of reports made\n"
-		"                      before bm-model/3 was the default); or BM_MODEL\n"
+		"                      before bm-model/3 was the default), or bm-model/4\n"
+		"                      (bm-model/3 with chains through memory, on\n"
+		"                      x86-64-v3-server); or BM_MODEL\n"
 		"      --cpu NAME      the bm engine's virtual CPU, what the program sees:\n"
-		"                      x86-64-v1 (SSE2 only) or x86-64-v3 (AVX2, BMI2, FMA,\n"
-		"                      as production machines); default x86-64-v3 with\n"
-		"                      bm-model/2 and /3, else %s, or BM_CPU\n"
+		"                      x86-64-v1 (SSE2 only), x86-64-v3 (AVX2, BMI2, FMA, the\n"
+		"                      level of production machines) or x86-64-v3-server (the\n"
+		"                      same with PCLMULQDQ, AES and ADX, as every server core\n"
+		"                      since 2017); default x86-64-v3 with bm-model/2 and /3,\n"
+		"                      x86-64-v3-server with bm-model/4, else %s, or BM_CPU\n"
 		"      --clock NAME    the time the program reads (clock_gettime, rdtsc...):\n"
 		"                      virtual (the bm engine's: starts at a fixed instant and\n"
 		"                      advances with the model's cycles and the sleeps, the\n"
@@ -153,7 +157,7 @@ static int parse_model(const char *name, const char *what, struct run_options *o
 static int parse_cpu(const char *name, const char *what, struct run_options *o)
 {
 	if (virtual_cpu_parse(name, &o->cpu) < 0) {
-		log_error("%s is x86-64-v1 or x86-64-v3, not '%s'", what, name);
+		log_error("%s is x86-64-v1, x86-64-v3 or x86-64-v3-server, not '%s'", what, name);
 		return -1;
 	}
 	o->cpu_from = what;
@@ -357,11 +361,11 @@ int run_options_parse(int argc, char **argv, struct run_options *o)
 			  o->model->id);
 		return -1;
 	}
-	if (o->model->version == 2) {
+	if (o->model->version == 2)
 		o->branch_sim = 1;
-		if (!o->cpu_from)
-			o->cpu = CPU_X86_64_V3;
-	}
+	/* The model's CPU (bm-model/2 and on), unless one was asked for. */
+	if (!o->cpu_from && o->model->cpu && virtual_cpu_parse(o->model->cpu, &o->cpu) < 0)
+		abort();
 	/* Callgrind's program reads the kernel's clock. */
 	if (o->engine == ENGINE_CALLGRIND && o->virtual_clock) {
 		if (o->clock_from) {

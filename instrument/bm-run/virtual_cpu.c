@@ -14,8 +14,16 @@
 #include <string.h>
 
 static const struct virtual_cpu cpus[] = {
-	[CPU_X86_64_V1] = {"x86-64-v1", REPORT_CPU_X86_64_V1, sandbox_glibc_tunables_v1},
-	[CPU_X86_64_V3] = {"x86-64-v3", REPORT_CPU_X86_64_V3, sandbox_glibc_tunables_v3},
+	[CPU_X86_64_V1] = {"x86-64-v1", REPORT_CPU_X86_64_V1, sandbox_glibc_tunables_v1,
+			   "everything after SSE2 (SSE3 to SSE4.2, AVX, AVX2, BMI, PCLMULQDQ, AES, ...)", 1},
+	[CPU_X86_64_V3] = {"x86-64-v3", REPORT_CPU_X86_64_V3, sandbox_glibc_tunables_v3,
+			   "PCLMULQDQ, AES and ADX, which every server core since 2017 has, and AVX-512, VAES, "
+			   "VPCLMULQDQ, SHA, ERMS and FSRM, which some have",
+			   1},
+	[CPU_X86_64_V3_SERVER] = {"x86-64-v3-server", REPORT_CPU_X86_64_V3_SERVER, sandbox_glibc_tunables_v3,
+				  "AVX-512, VAES, VPCLMULQDQ, SHA, ERMS and FSRM, which some production cores have and "
+				  "Valgrind does not run",
+				  0},
 };
 
 const struct virtual_cpu *virtual_cpu(enum bm_cpu cpu)
@@ -50,7 +58,8 @@ static uint64_t xgetbv0(void)
  * 576). */
 int virtual_cpu_host_check(enum bm_cpu cpu, char **err)
 {
-	if (cpu != CPU_X86_64_V3)
+	/* x86-64-v3-server's further instructions VEX runs in C on any host. */
+	if (cpu != CPU_X86_64_V3 && cpu != CPU_X86_64_V3_SERVER)
 		return 0;
 	/* Leaf 1's ecx, leaf 7's ebx, leaf 0x80000001's ecx. */
 	enum { L1_ECX, L7_EBX, L81_ECX };

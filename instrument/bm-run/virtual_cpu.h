@@ -9,6 +9,7 @@
 enum bm_cpu {
 	CPU_X86_64_V1, /* VEX's baseline x86-64: SSE2 */
 	CPU_X86_64_V3, /* bm's x86-64-v3: AVX2, BMI2, FMA */
+	CPU_X86_64_V3_SERVER, /* the same with PCLMULQDQ, AES, ADX */
 };
 
 /* bm-run's CPU when neither --cpu nor BM_CPU says: the one place that
@@ -21,6 +22,10 @@ struct virtual_cpu {
 	const char *name;           /* "x86-64-v3" */
 	const char *description;    /* model.cpu: REPORT_CPU_*, lib/report.h */
 	const char *glibc_tunables; /* GLIBC_TUNABLES (sandbox.h) */
+	/* What production cores have that it does not offer, in words. */
+	const char *lacks;
+	/* Whether x86-64-v3-server offers more of it. */
+	int server_offers_more;
 };
 
 const struct virtual_cpu *virtual_cpu(enum bm_cpu cpu);

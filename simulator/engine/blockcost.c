@@ -40,10 +40,18 @@
  *   over the issue width; each port kind's operations over its width; and
  *   the longest chain from a register read to the same register's write
  *   (a loop's carried dependency: executions of the block overlap
- *   otherwise, as an out-of-order core overlaps a loop's iterations).  A
- *   chain through memory (a store read back by a later execution) and the
- *   front end (decode, the uop cache, taken-branch bubbles) are not
+ *   otherwise, as an out-of-order core overlaps a loop's iterations).  The
+ *   front end (decode, the uop cache, taken-branch bubbles) is not
  *   modelled; mispredicted branches and cache misses are charged apart.
+ * - bm-model/4 only: a chain through memory, from a load to a later store
+ *   of the block to an address that is the same in every execution (a
+ *   constant, or a register the block does not write plus a constant: a
+ *   global, a field, a spilled or volatile variable), whose value the next
+ *   execution's load reads back by store-to-load forwarding: the store
+ *   data's distance from the loaded value plus the forwarding's 4 cycles
+ *   (Zen 4 and Golden Cove forward in 4 to 5 cycles where the addresses
+ *   match; uops.info, Agner Fog).  A chain whose store and load are in
+ *   different superblocks is not seen.
  * - bm-model/3 only: a mispredicted conditional branch also waits for its
  *   guard, which the core computes before it learns that it guessed
  *   wrong: the longest chain from the block's entry (every register
@@ -87,15 +95,21 @@ static const struct op_cost FREE = {0, P_NONE, 0}, ALU = {1, P_ALU, 1}, MUL = {3
 			    VMUL = {4, P_VMUL, 1}, SHUF = {1, P_SHUF, 1}, XSHUF = {3, P_SHUF, 1},
 			    ATOMIC = {18, P_STORE, 1}, HELPER = {20, P_ALU, 4};
 
-/* The division of the core block_cost_core chose. */
-static struct op_cost DIV32 = {25, P_DIV, 15}, DIV64 = {40, P_DIV, 30};
+/* A store's data to a load of the same address, where they match. */
+#define STORE_FORWARD 4
 
-void block_cost_core(Bool current)
+/* The division of the core block_cost_core chose, and whether stores
+ * carry chains to the next execution's loads. */
+static struct op_cost DIV32 = {25, P_DIV, 15}, DIV64 = {40, P_DIV, 30};
+static Bool memory_chains;
+
+void block_cost_core(Bool current, Bool chains)
 {
 	if (current) {
 		DIV32 = (struct op_cost){12, P_DIV, 6};
 		DIV64 = (struct op_cost){15, P_DIV, 9};
 	}
+	memory_chains = chains;
 }
 
 static Bool is_float(IRType t)
@@ -314,13 +328,14 @@ static Bool stmt_loads(const IRStmt *st)
 	return st->tag == Ist_LoadG || (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Load);
 }
 
-/* The chain from the value of register seed: each temporary's distance
+/* The chain from the value of register seed, or (seed -1) from the
+ * value statement seed_stmt computes: each temporary's distance
  * (t->dist) and whether it came through a load (t->loaded), and the
  * longest to a write of seed (*chase: one that came through a load).
  * regs holds the distance of each register written so far (by offset),
  * -1 when not from seed. */
-static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Bool *regs_loaded, Int nregs,
-		      Bool *chase)
+static Int chain_from(const IRSB *sb, Int seed, Int seed_stmt, struct temps *t, Int *regs, Bool *regs_loaded,
+		      Int nregs, Bool *chase)
 {
 	Int longest = -1;
 	*chase = False;
@@ -368,9 +383,98 @@ static Int chain_from(const IRSB *sb, Int seed, struct temps *t, Int *regs, Bool
 				d = max_int(d, t->dist[args[k]->Iex.RdTmp.tmp] + lat);
 				from_loads |= t->loaded[args[k]->Iex.RdTmp.tmp];
 			}
+		if (s == seed_stmt) {
+			d = 0;
+			loaded = from_loads = False;
+		}
 		t->dist[dst] = d;
 		t->loaded[dst] = d >= 0 && (loaded || from_loads);
 	}
+	return longest;
+}
+
+/* Where each temporary points that is the same address in every
+ * execution of the block: a register the block never writes (its value
+ * at the entry) plus a constant. */
+struct bases {
+	Int *reg;      /* the register's offset, or -1 */
+	Long *offset;  /* the constant added */
+};
+
+static void find_bases(const IRSB *sb, struct bases *b, Int *written, Int nregs)
+{
+	for (Int k = 0; k < nregs; k++)
+		written[k] = 0;
+	for (Int s = 0; s < sb->stmts_used; s++)
+		if (sb->stmts[s]->tag == Ist_Put && sb->stmts[s]->Ist.Put.offset < nregs)
+			written[sb->stmts[s]->Ist.Put.offset] = 1;
+	for (Int k = 0; k < sb->tyenv->types_used; k++)
+		b->reg[k] = -1;
+	for (Int s = 0; s < sb->stmts_used; s++) {
+		const IRStmt *st = sb->stmts[s];
+		if (st->tag != Ist_WrTmp)
+			continue;
+		IRTemp dst = st->Ist.WrTmp.tmp;
+		const IRExpr *e = st->Ist.WrTmp.data;
+		if (e->tag == Iex_Get && e->Iex.Get.offset < nregs && e->Iex.Get.ty == Ity_I64 &&
+		    !written[e->Iex.Get.offset]) {
+			b->reg[dst] = e->Iex.Get.offset;
+			b->offset[dst] = 0;
+		} else if (e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64) &&
+			   e->Iex.Binop.arg1->tag == Iex_RdTmp && e->Iex.Binop.arg2->tag == Iex_Const &&
+			   e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64 &&
+			   b->reg[e->Iex.Binop.arg1->Iex.RdTmp.tmp] >= 0) {
+			IRTemp base = e->Iex.Binop.arg1->Iex.RdTmp.tmp;
+			Long c = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
+			b->reg[dst] = b->reg[base];
+			b->offset[dst] = b->offset[base] + (e->Iex.Binop.op == Iop_Add64 ? c : -c);
+		}
+	}
+}
+
+/* Whether x and y are one address, the same in every execution (a
+ * histogram's count[v] is one address in an execution, another in the
+ * next). */
+static Bool same_address(const struct bases *b, const IRExpr *x, const IRExpr *y)
+{
+	if (x->tag == Iex_Const && y->tag == Iex_Const)
+		return x->Iex.Const.con->tag == Ico_U64 && y->Iex.Const.con->tag == Ico_U64 &&
+		       x->Iex.Const.con->Ico.U64 == y->Iex.Const.con->Ico.U64;
+	if (x->tag != Iex_RdTmp || y->tag != Iex_RdTmp)
+		return False;
+	IRTemp p = x->Iex.RdTmp.tmp, q = y->Iex.RdTmp.tmp;
+	return b->reg[p] >= 0 && b->reg[p] == b->reg[q] && b->offset[p] == b->offset[q];
+}
+
+/* The longest chain through memory: from a load's value to the data of
+ * the block's last later store to the same address, which the next
+ * execution's load gets by forwarding; -1 when there is none.  (regs
+ * serves find_bases as its written flags first.) */
+static Int memory_chain(const IRSB *sb, struct temps *t, Int *regs, Bool *regs_loaded, Int nregs)
+{
+	SizeT nt = sb->tyenv->types_used ? (SizeT)sb->tyenv->types_used : 1;
+	struct bases b = {VG_(malloc)("bm.cost.base", nt * sizeof(Int)), VG_(malloc)("bm.cost.base", nt * sizeof(Long))};
+	find_bases(sb, &b, regs, nregs);
+	Int longest = -1;
+	for (Int l = 0; l < sb->stmts_used; l++) {
+		const IRStmt *ld = sb->stmts[l];
+		if (ld->tag != Ist_WrTmp || ld->Ist.WrTmp.data->tag != Iex_Load)
+			continue;
+		Int last = -1;
+		for (Int s = l + 1; s < sb->stmts_used; s++)
+			if (sb->stmts[s]->tag == Ist_Store &&
+			    same_address(&b, ld->Ist.WrTmp.data->Iex.Load.addr, sb->stmts[s]->Ist.Store.addr))
+				last = s;
+		const IRExpr *data = last >= 0 ? sb->stmts[last]->Ist.Store.data : NULL;
+		if (!data || data->tag != Iex_RdTmp)
+			continue;
+		Bool chase;
+		chain_from(sb, -1, l, t, regs, regs_loaded, nregs, &chase);
+		if (t->dist[data->Iex.RdTmp.tmp] >= 0)
+			longest = max_int(longest, t->dist[data->Iex.RdTmp.tmp] + STORE_FORWARD);
+	}
+	VG_(free)(b.reg);
+	VG_(free)(b.offset);
 	return longest;
 }
 
@@ -558,11 +662,13 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits)
 			continue;
 		read[off] = False; /* each register once */
 		Bool chase;
-		Int d = chain_from(sb, off, &t, regs, regs_loaded, nregs, &chase);
+		Int d = chain_from(sb, off, -1, &t, regs, regs_loaded, nregs, &chase);
 		longest = max_int(longest, d);
 		if (chase)
 			mark_chained(sb, &t, uses, n);
 	}
+	if (memory_chains)
+		longest = max_int(longest, memory_chain(sb, &t, regs, regs_loaded, nregs));
 
 	if (waits)
 		guard_waits(sb, &t, regs, nregs, waits);

@@ -30,9 +30,13 @@
  * Returns the block's whole cost in hundredths of a cycle. */
 UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits);
 
-/* The core block_cost describes (--core): bm-model/2's (False), whose
- * division is an AMD Zen 1's, or bm-model/3's (True), a current core's
- * throughout.  Called once, before the first translation. */
-void block_cost_core(Bool current);
+/* The core block_cost describes (--core): bm-model/2's (current False),
+ * whose division is an AMD Zen 1's, or bm-model/3's (True), a current
+ * core's throughout; memory_chains (bm-model/4's): a value that a store
+ * of the block hands to the load of the same address earlier in the
+ * block, in the next execution, is a loop-carried chain too (the
+ * store-to-load forwarding of a counter in memory).  Called once, before
+ * the first translation. */
+void block_cost_core(Bool current, Bool memory_chains);
 
 #endif

@@ -14,12 +14,18 @@
  *   machines programs run on in production (x86-64-v3 as the psABI
  *   defines it: AVX2, BMI1/2, FMA, F16C, LZCNT, MOVBE), every leaf a
  *   fixed answer (docs/engine.md has them as a table);
+ * - x86-64-v3-server: the same with what every server core since 2017
+ *   has beyond the level and VEX runs on any host (PCLMULQDQ, AES, ADX),
+ *   so that a CRC, AES or bignum code that dispatches on cpuid takes the
+ *   path production takes;
  * - host: VEX's choice (to compare with callgrind by hand).
  *
  * The facts about VEX come from Valgrind 3.19's guest_amd64_helpers.c,
  * guest_amd64_toIR.c and m_machine.c; the facts about what programs read
  * from glibc 2.36's sysdeps/x86 (cpu-features.c, dl-cacheinfo.h). */
 #include "cpu.h"
+
+#include "cpu_askers.h"
 
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
@@ -84,6 +90,16 @@
 	(ECX_SSE3 | ECX_SSSE3 | ECX_FMA | ECX_CX16 | ECX_SSE4_1 | ECX_SSE4_2 | ECX_MOVBE | ECX_POPCNT | \
 	 ECX_XSAVE | ECX_OSXSAVE | ECX_AVX | ECX_F16C | ECX_RDRAND)
 
+/* x86-64-v3-server's further bits: PCLMULQDQ and AES (leaf 1, ecx) and
+ * ADX (leaf 7, ebx), which Intel's cores have since Broadwell and AMD's
+ * since Zen 1 (Skylake-SP and EPYC 7001, 2017, are the oldest servers
+ * with all three).  VEX 3.19 decodes each on any host: its PCLMULQDQ and
+ * AES are helpers in C, ADCX and ADOX its flag thunks. */
+#define ECX_PCLMULQDQ (1u << 1)
+#define ECX_AES (1u << 25)
+#define EBX7_ADX (1u << 19)
+#define SERVER_LEAF1_ECX (V3_LEAF1_ECX | ECX_PCLMULQDQ | ECX_AES)
+
 /* Leaf 7 subleaf 0, ebx: BMI1, AVX2, BMI2; not ERMS or FSRM (how fast
  * rep movsb is belongs to a host), RTM, ADX, SHA, AVX-512, nor RDSEED:
  * x86-64-v3 cores without it run in production (Intel's Haswell, AMD's
@@ -95,6 +111,7 @@
 #define EBX7_AVX2 (1u << 5)
 #define EBX7_BMI2 (1u << 8)
 #define V3_LEAF7_EBX (EBX7_BMI1 | EBX7_AVX2 | EBX7_BMI2)
+#define SERVER_LEAF7_EBX (V3_LEAF7_EBX | EBX7_ADX)
 
 /* Leaf 0xd, XSAVE's state as VEX implements it: x87, SSE and AVX
  * (XCR0 = 7, as VEX's XGETBV says), 832 bytes in the standard layout
@@ -118,6 +135,7 @@
 
 /* 0x80000002-4: the brand string, at most 47 bytes. */
 #define V3_BRAND "bm virtual CPU x86-64-v3"
+#define SERVER_BRAND "bm virtual CPU x86-64-v3-server"
 
 /* 0x80000008, eax: 48 physical and 48 virtual address bits; ecx: one
  * core (no APIC id bits). */
@@ -167,8 +185,9 @@ static void cache_leaf(UInt sub, UInt r[4])
 	r[2] = sets - 1;
 }
 
-/* The answer to leaf, subleaf: eax, ebx, ecx, edx. */
-static void v3_answer(UInt leaf, UInt sub, UInt r[4])
+/* The answer to leaf, subleaf: eax, ebx, ecx, edx; server: whether the
+ * CPU is x86-64-v3-server. */
+static void v3_answer(UInt leaf, UInt sub, Bool server, UInt r[4])
 {
 	r[0] = r[1] = r[2] = r[3] = 0;
 	switch (leaf) {
@@ -181,7 +200,7 @@ static void v3_answer(UInt leaf, UInt sub, UInt r[4])
 	case 0x1:
 		r[0] = V3_SIGNATURE;
 		r[1] = V3_LEAF1_EBX;
-		r[2] = V3_LEAF1_ECX;
+		r[2] = server ? SERVER_LEAF1_ECX : V3_LEAF1_ECX;
 		r[3] = V3_LEAF1_EDX;
 		break;
 	case 0x4:
@@ -190,7 +209,7 @@ static void v3_answer(UInt leaf, UInt sub, UInt r[4])
 		break;
 	case 0x7:
 		if (sub == 0)
-			r[1] = V3_LEAF7_EBX;
+			r[1] = server ? SERVER_LEAF7_EBX : V3_LEAF7_EBX;
 		break;
 	case 0xd:
 		if (sub == 0) {
@@ -215,8 +234,8 @@ static void v3_answer(UInt leaf, UInt sub, UInt r[4])
 	case 0x80000002:
 	case 0x80000003:
 	case 0x80000004: {
-		static const HChar brand[48] = V3_BRAND;
-		VG_(memcpy)(r, brand + 16 * (leaf - 0x80000002), 16);
+		static const HChar v3[48] = V3_BRAND, server_brand[48] = SERVER_BRAND;
+		VG_(memcpy)(r, (server ? server_brand : v3) + 16 * (leaf - 0x80000002), 16);
 		break;
 	}
 	case 0x80000005:
@@ -235,16 +254,26 @@ static void v3_answer(UInt leaf, UInt sub, UInt r[4])
 	}
 }
 
-/* The dirty helper: reads eax and ecx, writes all four (the upper halves
+/* The dirty helpers: read eax and ecx, write all four (the upper halves
  * zero, as a 32-bit write leaves them). */
-static void cpuid_x86_64_v3(VexGuestAMD64State *st)
+static void v3_cpuid(VexGuestAMD64State *st, Bool server)
 {
 	UInt r[4];
-	v3_answer((UInt)st->guest_RAX, (UInt)st->guest_RCX, r);
+	v3_answer((UInt)st->guest_RAX, (UInt)st->guest_RCX, server, r);
 	st->guest_RAX = r[0];
 	st->guest_RBX = r[1];
 	st->guest_RCX = r[2];
 	st->guest_RDX = r[3];
+}
+
+static void cpuid_x86_64_v3(VexGuestAMD64State *st)
+{
+	v3_cpuid(st, False);
+}
+
+static void cpuid_x86_64_v3_server(VexGuestAMD64State *st)
+{
+	v3_cpuid(st, True);
 }
 
 /* ---- the host, and the translations ---- */
@@ -273,7 +302,7 @@ static Bool amd_describes(const struct sim_geometry *g)
 const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry *d1,
 			const struct sim_geometry *l2, const struct sim_geometry *ll)
 {
-	if (clo.cpu != CPU_X86_64_V3)
+	if (clo.cpu != CPU_X86_64_V3 && clo.cpu != CPU_X86_64_V3_SERVER)
 		return NULL;
 	VexArch arch;
 	VexArchInfo info;
@@ -298,15 +327,21 @@ const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry
 /* VEX's baseline x86-64 processor (libvex's guest_amd64_helpers.c). */
 extern void amd64g_dirtyhelper_CPUID_baseline(VexGuestAMD64State *st);
 
-void cpu_fix_cpuid(IRDirty *d)
+void cpu_fix_cpuid(IRDirty *d, Addr at)
 {
-	if (clo.cpu == CPU_HOST || VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0)
+	if (VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) != 0)
+		return;
+	cpu_askers_note(at);
+	if (clo.cpu == CPU_HOST)
 		return;
 	if (clo.cpu == CPU_X86_64_V1) {
 		d->cee = mkIRCallee(0, "amd64g_dirtyhelper_CPUID_baseline",
 				    VG_(fnptr_to_fnentry)(amd64g_dirtyhelper_CPUID_baseline));
 	} else {
-		d->cee = mkIRCallee(0, "bm_cpuid_x86_64_v3", VG_(fnptr_to_fnentry)(cpuid_x86_64_v3));
+		if (clo.cpu == CPU_X86_64_V3_SERVER)
+			d->cee = mkIRCallee(0, "bm_cpuid_x86_64_v3_server", VG_(fnptr_to_fnentry)(cpuid_x86_64_v3_server));
+		else
+			d->cee = mkIRCallee(0, "bm_cpuid_x86_64_v3", VG_(fnptr_to_fnentry)(cpuid_x86_64_v3));
 		/* It reads ecx (the subleaf): say so, where VEX's call says
 		 * only that it writes it. */
 		for (Int i = 0; i < d->nFxState; i++)

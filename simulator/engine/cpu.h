@@ -19,8 +19,9 @@
 const HChar *cpu_cannot(const struct sim_geometry *i1, const struct sim_geometry *d1,
 			const struct sim_geometry *l2, const struct sim_geometry *ll);
 
-/* A dirty call of VEX's cpuid helpers becomes a call of clo.cpu's
- * (nothing for CPU_HOST, nor for another dirty call). */
-void cpu_fix_cpuid(IRDirty *d);
+/* A dirty call of VEX's cpuid helpers, of the instruction at guest
+ * address at, becomes a call of clo.cpu's (nothing for CPU_HOST, nor for
+ * another dirty call); its object is one that asks (cpu_askers.h). */
+void cpu_fix_cpuid(IRDirty *d, Addr at);
 
 #endif

@@ -334,7 +334,7 @@ static void post_clo_init(void)
 	instr_table_init();
 	branch_clear();
 	events_enable(clo.branch_sim, clo.l2, clo.block_cost, clo.heap);
-	block_cost_core(clo.current_core);
+	block_cost_core(clo.current_core, clo.memory_chains);
 	callgraph_init();
 	vclock_init();
 	threads_init(timers_next_wall, timers_fire);

@@ -566,9 +566,14 @@ static void callgraph_at(struct pass *p, IRJumpKind jk, IRExpr *target, IRExpr *
 /* What every translation changes in the guest's code: cpuid asks the
  * helper of the CPU --cpu names (cpu.c), rdtsc the virtual clock, rdrand
  * and rdseed the random stream (host_state.h). */
-static void fix_dirty(IRStmt *st)
+static void fix_dirty(const IRSB *in, Int i)
 {
-	cpu_fix_cpuid(st->Ist.Dirty.details);
+	IRStmt *st = in->stmts[i];
+	Addr at = 0;
+	for (Int k = i; k >= 0 && !at; k--)
+		if (in->stmts[k] && in->stmts[k]->tag == Ist_IMark)
+			at = in->stmts[k]->Ist.IMark.addr;
+	cpu_fix_cpuid(st->Ist.Dirty.details, at);
 	vclock_fix_tsc(st->Ist.Dirty.details);
 	host_state_fix_dirty(st->Ist.Dirty.details);
 }
@@ -627,7 +632,7 @@ static IRSB *uninstrumented(IRSB *in)
 	if (!clo.clock_virtual && !program_start_is(start)) {
 		for (Int i = 0; i < in->stmts_used; i++)
 			if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
-				fix_dirty(in->stmts[i]);
+				fix_dirty(in, i);
 		return in;
 	}
 	IRSB *out = deepCopyIRSBExceptStmts(in);
@@ -636,7 +641,7 @@ static IRSB *uninstrumented(IRSB *in)
 	if (!clo.clock_virtual) {
 		for (Int i = 0; i < in->stmts_used; i++) {
 			if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
-				fix_dirty(in->stmts[i]);
+				fix_dirty(in, i);
 			addStmtToIRSB(out, in->stmts[i]);
 		}
 		return out;
@@ -644,7 +649,7 @@ static IRSB *uninstrumented(IRSB *in)
 	vclock_count_block(out, count_instrs(in));
 	for (Int i = 0; i < in->stmts_used; i++) {
 		if (in->stmts[i] && in->stmts[i]->tag == Ist_Dirty)
-			fix_dirty(in->stmts[i]);
+			fix_dirty(in, i);
 		addStmtToIRSB(out, in->stmts[i]);
 	}
 	answer_in_guest(out, in);
@@ -762,7 +767,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			break;
 		}
 		case Ist_Dirty: {
-			fix_dirty(st);
+			fix_dirty(in, i);
 			IRDirty *d = st->Ist.Dirty.details;
 			/* The dirty call's own guard is not the access's (callgrind). */
 			if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)

@@ -11,6 +11,7 @@
 #include "cachesim.h"
 #include "callgraph.h"
 #include "costs.h"
+#include "cpu_askers.h"
 #include "heap.h"
 #include "settings.h"
 #include "threads.h"
@@ -381,6 +382,11 @@ static Bool write_file(const HChar *path, Int part, const HChar *trigger, const 
 	}
 	out_text(o, "\ndesc: Trigger: ");
 	out_text(o, trigger);
+	if (cpu_askers_text()) {
+		/* Who picks code by cpuid (cpu_askers.h). */
+		out_text(o, "\ndesc: Cpuid: ");
+		out_text(o, cpu_askers_text());
+	}
 	if (threads_nondeterministic()) {
 		/* What the next run may count otherwise (threads.h). */
 		out_text(o, "\ndesc: Nondeterministic: ");

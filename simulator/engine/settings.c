@@ -61,13 +61,16 @@ static Bool parse_geometry(const HChar *arg, struct sim_geometry *g)
 	return True;
 }
 
-/* --cpu=NAME: x86-64-v1, x86-64-v3 or host.  False for another name. */
+/* --cpu=NAME: x86-64-v1, x86-64-v3, x86-64-v3-server or host.  False
+ * for another name. */
 static Bool parse_cpu(const HChar *name, enum engine_cpu *cpu)
 {
 	if (VG_(strcmp)(name, "x86-64-v1") == 0)
 		*cpu = CPU_X86_64_V1;
 	else if (VG_(strcmp)(name, "x86-64-v3") == 0)
 		*cpu = CPU_X86_64_V3;
+	else if (VG_(strcmp)(name, "x86-64-v3-server") == 0)
+		*cpu = CPU_X86_64_V3_SERVER;
 	else if (VG_(strcmp)(name, "host") == 0)
 		*cpu = CPU_HOST;
 	else
@@ -94,10 +97,15 @@ Bool settings_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
 		clo.l2 = True;
 	} else if VG_BOOL_CLO (arg, "--block-cost", clo.block_cost) {
-	} else if VG_XACT_CLO (arg, "--core=bm-model/2", clo.current_core, False) {
-	} else if VG_XACT_CLO (arg, "--core=bm-model/3", clo.current_core, True) {
+	} else if VG_STREQ (arg, "--core=bm-model/2") {
+		clo.current_core = clo.memory_chains = False;
+	} else if VG_STREQ (arg, "--core=bm-model/3") {
+		clo.current_core = True;
+		clo.memory_chains = False;
+	} else if VG_STREQ (arg, "--core=bm-model/4") {
+		clo.current_core = clo.memory_chains = True;
 	} else if VG_STR_CLO (arg, "--core", s) {
-		VG_(fmsg_bad_option)(arg, "expected bm-model/2 or bm-model/3\n");
+		VG_(fmsg_bad_option)(arg, "expected bm-model/2, bm-model/3 or bm-model/4\n");
 	} else if VG_BOOL_CLO (arg, "--heap", clo.heap) {
 	} else if VG_XACT_CLO (arg, "--cache-sim=yes", cache_sim, True) {
 		/* Always on: the option is accepted for callgrind's command lines. */
@@ -161,17 +169,20 @@ void settings_usage(void)
 		    "    --block-cost=no|yes      bm-model/2's core cycles from each block's code\n"
 		    "                             (Cc) and the misses of chained loads (D1mc\n"
 		    "                             D2mc DLmc) [no]\n"
-		    "    --core=bm-model/2|bm-model/3  whose core --block-cost describes:\n"
-		    "                             bm-model/3's divides as a current core does,\n"
-		    "                             and a mispredicted branch waits for its guard\n"
-		    "                             (in Cc) [bm-model/2]\n"
+		    "    --core=bm-model/2|bm-model/3|bm-model/4  whose core --block-cost\n"
+		    "                             describes: bm-model/3's divides as a current\n"
+		    "                             core does, and a mispredicted branch waits for\n"
+		    "                             its guard (in Cc); bm-model/4's also waits for\n"
+		    "                             what a store forwards to the next pass's load\n"
+		    "                             [bm-model/2]\n"
 		    "    --heap=no|yes            count the blocks the program allocates and their\n"
 		    "                             bytes (allocCount allocBytes), the peak and the\n"
 		    "                             leaks of each dump [no]\n"
-		    "    --cpu=x86-64-v1|x86-64-v3|host  what cpuid answers: VEX's baseline\n"
-		    "                             x86-64 (SSE2), bm's x86-64-v3 (AVX2), both the\n"
-		    "                             same on every host, or VEX's pick for this host\n"
-		    "                             [x86-64-v1]\n"
+		    "    --cpu=x86-64-v1|x86-64-v3|x86-64-v3-server|host  what cpuid answers:\n"
+		    "                             VEX's baseline x86-64 (SSE2), bm's x86-64-v3\n"
+		    "                             (AVX2), with PCLMULQDQ, AES and ADX as server\n"
+		    "                             cores have, each the same on every host, or\n"
+		    "                             VEX's pick for this host [x86-64-v1]\n"
 		    "    --clock=host|virtual     what time the program reads: the kernel's, or a\n"
 		    "                             clock that advances with the cycles run (and\n"
 		    "                             sleeps), the same in every run [host]\n"

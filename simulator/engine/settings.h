@@ -17,6 +17,7 @@
 enum engine_cpu {
 	CPU_X86_64_V1, /* VEX's baseline x86-64 (SSE2), the same on every host */
 	CPU_X86_64_V3, /* bm's own x86-64-v3 (AVX2), the same on every host */
+	CPU_X86_64_V3_SERVER, /* x86-64-v3 with the server cores' PCLMULQDQ, AES, ADX */
 	CPU_HOST,      /* what VEX answers on this host (by hand, to compare with callgrind) */
 };
 
@@ -32,6 +33,9 @@ struct settings {
 	Bool block_cost;                /* --block-cost: Cc and the chained loads' misses */
 	Bool current_core;              /* --core=bm-model/3: a current core's division, and
 					 * a misprediction waits for its guard (blockcost.h) */
+	Bool memory_chains;             /* --core=bm-model/4: bm-model/3's, and a value a
+					 * store hands to the next execution's load is a
+					 * loop-carried chain (blockcost.h) */
 	Bool heap;                      /* --heap: allocCount allocBytes, peak, leaks (heap.h) */
 	Bool l2;                        /* --L2 given: I2mr D2mr D2mw, the prefetchers */
 	struct sim_geometry i1, d1, ll; /* --I1 --D1 --LL */

@@ -16,12 +16,7 @@ cd "$scratch" || exit 1
 
 # A host that cannot run x86-64-v3 is refused before anything runs; on
 # such a host this test has nothing else to check.
-for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm; do
-	if ! grep -q "^flags.* $flag\( \|\$\)" /proc/cpuinfo; then
-		echo "1..0 # SKIP this host is not x86-64-v3 (no $flag)"
-		exit 0
-	fi
-done
+need_x86_64_v3
 
 # -- what the program sees: every answer, as documented --
 cat >x86-64-v1.expected <<'EOF'
@@ -164,9 +159,9 @@ sed 's/^/# /' check.err
 # Usage errors: exit 2, nothing run.
 "$BM_RUN" -q --cpu x86-64-v2 -- "$PROG" >/dev/null 2>bad.err
 check_eq "an unknown CPU: exit 2, the choices named" \
-	"2|bm-run: --cpu is x86-64-v1 or x86-64-v3, not 'x86-64-v2'" "$?|$(cat bad.err)"
+	"2|bm-run: --cpu is x86-64-v1, x86-64-v3 or x86-64-v3-server, not 'x86-64-v2'" "$?|$(cat bad.err)"
 BM_CPU=v3 "$BM_RUN" -q -- "$PROG" >/dev/null 2>bad.err
-check_eq "an unknown BM_CPU: exit 2" "2|bm-run: BM_CPU is x86-64-v1 or x86-64-v3, not 'v3'" "$?|$(cat bad.err)"
+check_eq "an unknown BM_CPU: exit 2" "2|bm-run: BM_CPU is x86-64-v1, x86-64-v3 or x86-64-v3-server, not 'v3'" "$?|$(cat bad.err)"
 "$BM_RUN" -q --engine callgrind --cpu x86-64-v3 -- "$PROG" >/dev/null 2>bad.err
 check_eq "--cpu with --engine callgrind: exit 2 (callgrind's program sees the host's CPU)" \
 	"2|bm-run: --cpu is the bm engine's virtual CPU, and callgrind's program sees the host's: measure with --engine bm, or without --cpu" \

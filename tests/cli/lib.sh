@@ -93,6 +93,27 @@ json_get() {
 
 BM_RUN="$top_builddir/instrument/bm-run/bm-run"
 
+# host_lacks_v3: the first of x86-64-v3's features this host lacks (what
+# bm's x86-64-v3 CPUs need of it under Valgrind), or nothing.
+host_lacks_v3() {
+	for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm; do
+		if ! grep -q "^flags.* $flag\( \|\$\)" /proc/cpuinfo; then
+			echo "$flag"
+			return
+		fi
+	done
+}
+
+# need_x86_64_v3: a host that can run x86-64-v3's code, or the whole
+# script is skipped.
+need_x86_64_v3() {
+	lacks=$(host_lacks_v3)
+	if [ -n "$lacks" ]; then
+		echo "1..0 # SKIP this host is not x86-64-v3 (no $lacks)"
+		exit 0
+	fi
+}
+
 # need_engine: bm's Valgrind tool as this build made it (ENGINE_DIR, and
 # BM_ENGINE_DIR for bm-run), or the whole script is skipped.
 need_engine() {

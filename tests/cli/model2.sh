@@ -26,11 +26,11 @@ RECORDED="$top_srcdir/tests/cli/data/model2"
 cd "$scratch" || exit 1
 
 # -- usage errors: exit 2, nothing run (on any host) --
-"$BM_RUN" -q --model bm-model/4 -- "$PROG" >/dev/null 2>bad.err
+"$BM_RUN" -q --model bm-model/5 -- "$PROG" >/dev/null 2>bad.err
 check_eq "an unknown model: exit 2, the choices named" \
-	"2|bm-run: --model is bm-model/1, bm-model/2 or bm-model/3, not 'bm-model/4'" "$?|$(cat bad.err)"
+	"2|bm-run: --model is bm-model/1, bm-model/2, bm-model/3 or bm-model/4, not 'bm-model/5'" "$?|$(cat bad.err)"
 BM_MODEL=model2 "$BM_RUN" -q -- "$PROG" >/dev/null 2>bad.err
-check_eq "an unknown BM_MODEL: exit 2" "2|bm-run: BM_MODEL is bm-model/1, bm-model/2 or bm-model/3, not 'model2'" \
+check_eq "an unknown BM_MODEL: exit 2" "2|bm-run: BM_MODEL is bm-model/1, bm-model/2, bm-model/3 or bm-model/4, not 'model2'" \
 	"$?|$(cat bad.err)"
 "$BM_RUN" -q --model bm-model/2 --engine callgrind -- "$PROG" >/dev/null 2>bad.err
 check_eq "bm-model/2 with --engine callgrind: exit 2" 2 $?
@@ -39,7 +39,7 @@ sed 's/^/# /' bad.err
 env -i VALGRIND_LIB="$ENGINE_DIR" "$VALGRIND" --tool=bm --block-cost=yes --core=bm-model/9 \
 	--callgrind-out-file=/dev/null /bin/true >/dev/null 2>core.err
 check_eq "the engine's --core of another model: refused, the choices named" "1 1" \
-	"$? $(grep -c 'expected bm-model/2 or bm-model/3' core.err)"
+	"$? $(grep -c 'expected bm-model/2, bm-model/3 or bm-model/4' core.err)"
 
 # bm-model/2 runs on x86-64-v3 by default, which needs the host to run it.
 for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm; do
@@ -156,14 +156,14 @@ check_eq "... BM_MODEL chooses as --model does, with no warning" "0 bm-model/3 "
 check_eq "... without --model: bm-model/3 (the files have its events), with no warning" "0 bm-model/3 " \
 	"$? $(json_get default3.json '$j->{model}{id}') $(cat default3.err)"
 "$BM_PROFILE" --model bm-model/1 kept/*.callgrind >/dev/null 2>m1.err
-check "... under bm-model/1, a warning to give the run's model" grep -q "was counted for bm-model/2 or bm-model/3.*give --model" m1.err
+check "... under bm-model/1, a warning to give the run's model" grep -q "was counted for bm-model/2, /3 or /4.*give --model" m1.err
 "$BM_RUN" -q --whole --model bm-model/1 --keep kept1 -o whole1.json -- "$PROG" >/dev/null 2>&1
 "$BM_PROFILE" --json --no-profile kept1/*.callgrind >default1.json 2>default1.err
 check_eq "... and bm-model/1 for a bm-model/1 run's files (no Cc)" "0 bm-model/1 " \
 	"$? $(json_get default1.json '$j->{model}{id}') $(cat default1.err)"
 "$BM_PROFILE" --model bm-model/9 kept/*.callgrind >/dev/null 2>bad.err
 check_eq "bm-profile --model of an unknown model: exit 2, the choices named" \
-	"2|bm-profile: --model is bm-model/1, bm-model/2 or bm-model/3, not 'bm-model/9'" "$?|$(cat bad.err)"
+	"2|bm-profile: --model is bm-model/1, bm-model/2, bm-model/3 or bm-model/4, not 'bm-model/9'" "$?|$(cat bad.err)"
 
 # A libbm benchmark's kept files under bm-model/3: ID.callgrind as the
 # engine wrote it, and ID.harness.callgrind, the harness's cost the

@@ -59,6 +59,8 @@ static int t_begin(void *ctx, const struct cg_part *part, char **err)
 		emit(t, "heap system=%llu\n", (unsigned long long)part->heap_system_bytes);
 	if (part->nondeterministic)
 		emit(t, "nondeterministic=%s\n", part->nondeterministic);
+	if (part->cpu_askers)
+		emit(t, "cpuid=%s\n", part->cpu_askers);
 	return 0;
 }
 
@@ -212,6 +214,19 @@ START_TEST(nondeterministic_desc_line)
 		     "events: Ir\nfn=main\n3 10\n",
 		     "begin part=-1 pid=-1 thread=-1 trigger=Program termination events=1 pos=4\n"
 		     "nondeterministic=thread 1 waited in the kernel (read)\n"
+		     "cost ::main @:3 10\n"
+		     "end 10\n");
+}
+END_TEST
+
+/* The bm engine's word on who asked cpuid: the part's. */
+START_TEST(cpuid_desc_line)
+{
+	expect_trace("creator: bm-engine\ndesc: Trigger: Program termination\n"
+		     "desc: Cpuid:  crc, libdeflate.so.0\n"
+		     "events: Ir\nfn=main\n3 10\n",
+		     "begin part=-1 pid=-1 thread=-1 trigger=Program termination events=1 pos=4\n"
+		     "cpuid=crc, libdeflate.so.0\n"
 		     "cost ::main @:3 10\n"
 		     "end 10\n");
 }
@@ -371,6 +386,7 @@ int main(void)
 	tcase_add_test(tc, callgrind_conventions);
 	tcase_add_test(tc, heap_desc_lines);
 	tcase_add_test(tc, nondeterministic_desc_line);
+	tcase_add_test(tc, cpuid_desc_line);
 	tcase_add_test(tc, parts_threads_and_jumps);
 	tcase_add_test(tc, an_empty_part_has_zero_totals);
 	tcase_add_test(tc, uncompressed_names_and_crlf);

@@ -134,12 +134,14 @@ START_TEST(model2_charges_each_miss_by_its_level_and_kind)
 	ck_assert_ptr_eq(model_lookup("bm-model/2"), &model_v2);
 	ck_assert_ptr_eq(model_lookup("bm-model/1"), &model_v1);
 	ck_assert_ptr_eq(model_lookup("bm-model/3"), &model_v3);
-	ck_assert_ptr_null(model_lookup("bm-model/4"));
+	ck_assert_ptr_eq(model_lookup("bm-model/4"), &model_v4);
+	ck_assert_str_eq(model_v4.cpu, "x86-64-v3-server");
+	ck_assert_ptr_null(model_lookup("bm-model/5"));
 	char *err = NULL;
 	ck_assert_ptr_eq(model_named("bm-model/3", "--model", &err), &model_v3);
 	ck_assert_ptr_null(err);
 	ck_assert_ptr_null(model_named("model2", "BM_MODEL", &err));
-	ck_assert_str_eq(err, "BM_MODEL is bm-model/1, bm-model/2 or bm-model/3, not 'model2'");
+	ck_assert_str_eq(err, "BM_MODEL is bm-model/1, bm-model/2, bm-model/3 or bm-model/4, not 'model2'");
 	free(err);
 }
 END_TEST
