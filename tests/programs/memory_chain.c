@@ -33,7 +33,13 @@ static NOINLINE long field_in_place(volatile struct stats *p)
 	return p->count;
 }
 
-__attribute__((optimize("O0"))) static NOINLINE long unoptimised_sum(void)
+#if defined(__clang__)
+#define UNOPTIMISED __attribute__((optnone))
+#else
+#define UNOPTIMISED __attribute__((optimize("O0")))
+#endif
+
+UNOPTIMISED static NOINLINE long unoptimised_sum(void)
 {
 	long sum = 0;
 	for (int i = 0; i < STEPS; i++)
