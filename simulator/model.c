@@ -108,10 +108,15 @@
  *   a pass besides what it computes, where bm-model/3 lets the passes
  *   overlap as if it were free (1.5 cycles a pass of `x += i` on a
  *   volatile x, where current cores take 4 to 5);
+ * - a software prefetch is a load of its line (VEX drops it: the engine
+ *   reads its address from the instruction's bytes), so code that hides
+ *   its misses with prefetches finds its lines in the caches, as it does
+ *   natively, where bm-model/3 charges it as if it did not prefetch;
  * - x86-64-v3-server: PCLMULQDQ, AES and ADX, which every server core
  *   since 2017 has, so that CRCs, AES and bignum code that dispatch on
  *   cpuid take the path production takes (docs/engine.md).
- * - Not fitted: the forwarding latency is published measurement.
+ * - Not fitted: the forwarding latency is published measurement, a
+ *   prefetch a load.
  */
 #include "config.h"
 

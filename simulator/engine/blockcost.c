@@ -331,11 +331,13 @@ static Bool stmt_loads(const IRStmt *st)
 /* The chain from the value of register seed, or (seed -1) from the
  * value statement seed_stmt computes: each temporary's distance
  * (t->dist) and whether it came through a load (t->loaded), and the
- * longest to a write of seed (*chase: one that came through a load).
- * regs holds the distance of each register written so far (by offset),
- * -1 when not from seed. */
-static Int chain_from(const IRSB *sb, Int seed, Int seed_stmt, struct temps *t, Int *regs, Bool *regs_loaded,
-		      Int nregs, Bool *chase)
+ * longest to a write of seed (*chase: one that came through a load)
+ * that is the block's last before an exit or its end, where visible is
+ * not NULL (visible[s] for a Put at s; NULL: every write).  regs holds
+ * the distance of each register written so far (by offset), -1 when not
+ * from seed. */
+static Int chain_from(const IRSB *sb, Int seed, Int seed_stmt, const Bool *visible, struct temps *t, Int *regs,
+		      Bool *regs_loaded, Int nregs, Bool *chase)
 {
 	Int longest = -1;
 	*chase = False;
@@ -360,7 +362,7 @@ static Int chain_from(const IRSB *sb, Int seed, Int seed_stmt, struct temps *t, 
 				regs[off] = d;
 				regs_loaded[off] = loaded;
 			}
-			if (off == seed && d >= 0) {
+			if (off == seed && d >= 0 && (!visible || visible[s])) {
 				longest = max_int(longest, d);
 				*chase |= loaded;
 			}
@@ -391,6 +393,28 @@ static Int chain_from(const IRSB *sb, Int seed, Int seed_stmt, struct temps *t, 
 		t->loaded[dst] = d >= 0 && (loaded || from_loads);
 	}
 	return longest;
+}
+
+/* visible[s] for each Put s that is its register's last write before an
+ * exit of the block or its end: what the next execution, or the code an
+ * exit goes to, reads.  (Under bm-model/4 every register is written at
+ * each instruction, prefetch.h, where VEX would keep only those.)
+ * written: nregs flags to work in. */
+static void find_visible(const IRSB *sb, Bool *visible, Bool *written, Int nregs)
+{
+	for (Int k = 0; k < nregs; k++)
+		written[k] = False;
+	for (Int s = sb->stmts_used - 1; s >= 0; s--) {
+		const IRStmt *st = sb->stmts[s];
+		visible[s] = False;
+		if (st->tag == Ist_Exit) {
+			for (Int k = 0; k < nregs; k++)
+				written[k] = False;
+		} else if (st->tag == Ist_Put && st->Ist.Put.offset < nregs) {
+			visible[s] = !written[st->Ist.Put.offset];
+			written[st->Ist.Put.offset] = True;
+		}
+	}
 }
 
 /* Where each temporary points that is the same address in every
@@ -469,7 +493,7 @@ static Int memory_chain(const IRSB *sb, struct temps *t, Int *regs, Bool *regs_l
 		if (!data || data->tag != Iex_RdTmp)
 			continue;
 		Bool chase;
-		chain_from(sb, -1, l, t, regs, regs_loaded, nregs, &chase);
+		chain_from(sb, -1, l, NULL, t, regs, regs_loaded, nregs, &chase);
 		if (t->dist[data->Iex.RdTmp.tmp] >= 0)
 			longest = max_int(longest, t->dist[data->Iex.RdTmp.tmp] + STORE_FORWARD);
 	}
@@ -654,6 +678,11 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits)
 		    st->Ist.WrTmp.data->Iex.Get.offset < nregs)
 			read[st->Ist.WrTmp.data->Iex.Get.offset] = True;
 	}
+	Bool *visible = NULL;
+	if (memory_chains) {
+		visible = VG_(malloc)("bm.cost.visible", (sb->stmts_used ? (SizeT)sb->stmts_used : 1) * sizeof(Bool));
+		find_visible(sb, visible, regs_loaded, nregs);
+	}
 	Int longest = 0;
 	for (Int s = 0; s < sb->stmts_used; s++) {
 		const IRStmt *st = sb->stmts[s];
@@ -662,7 +691,7 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits)
 			continue;
 		read[off] = False; /* each register once */
 		Bool chase;
-		Int d = chain_from(sb, off, -1, &t, regs, regs_loaded, nregs, &chase);
+		Int d = chain_from(sb, off, -1, visible, &t, regs, regs_loaded, nregs, &chase);
 		longest = max_int(longest, d);
 		if (chase)
 			mark_chained(sb, &t, uses, n);
@@ -694,6 +723,8 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits)
 		given += centi[k];
 		chained[k] = uses[k].chained;
 	}
+	if (visible)
+		VG_(free)(visible);
 	VG_(free)(read);
 	VG_(free)(regs);
 	VG_(free)(regs_loaded);

@@ -18,6 +18,7 @@
 #include "host_state.h"
 #include "instrument.h"
 #include "layout.h"
+#include "prefetch.h"
 #include "guest.h"
 #include "settings.h"
 #include "threads.h"
@@ -335,6 +336,8 @@ static void post_clo_init(void)
 	branch_clear();
 	events_enable(clo.branch_sim, clo.l2, clo.block_cost, clo.heap);
 	block_cost_core(clo.current_core, clo.memory_chains);
+	if (clo.software_prefetch)
+		prefetch_init();
 	callgraph_init();
 	vclock_init();
 	threads_init(timers_next_wall, timers_fire);

@@ -14,6 +14,7 @@
 #include "callgraph.h"
 #include "costs.h"
 #include "cpu.h"
+#include "prefetch.h"
 #include "program_start.h"
 #include "fn_hooks.h"
 #include "helpers.h"
@@ -743,6 +744,10 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			p.slots = p.slot_writes = p.slot_guarded = 0;
 			VG_(addToXA)(p.instrs, &p.cur);
 			count_in_segment(&p, EV_IR);
+			/* bm-model/4: a software prefetch loads its line. */
+			IRExpr *prefetched;
+			if (clo.software_prefetch && !p.lean && prefetch_address(a, len, p.out, &prefetched))
+				data(&p, False, prefetched, 1, NULL);
 			break;
 		}
 		case Ist_WrTmp:

@@ -98,12 +98,12 @@ Bool settings_option(const HChar *arg)
 		clo.l2 = True;
 	} else if VG_BOOL_CLO (arg, "--block-cost", clo.block_cost) {
 	} else if VG_STREQ (arg, "--core=bm-model/2") {
-		clo.current_core = clo.memory_chains = False;
+		clo.current_core = clo.memory_chains = clo.software_prefetch = False;
 	} else if VG_STREQ (arg, "--core=bm-model/3") {
 		clo.current_core = True;
-		clo.memory_chains = False;
+		clo.memory_chains = clo.software_prefetch = False;
 	} else if VG_STREQ (arg, "--core=bm-model/4") {
-		clo.current_core = clo.memory_chains = True;
+		clo.current_core = clo.memory_chains = clo.software_prefetch = True;
 	} else if VG_STR_CLO (arg, "--core", s) {
 		VG_(fmsg_bad_option)(arg, "expected bm-model/2, bm-model/3 or bm-model/4\n");
 	} else if VG_BOOL_CLO (arg, "--heap", clo.heap) {
@@ -173,7 +173,8 @@ void settings_usage(void)
 		    "                             describes: bm-model/3's divides as a current\n"
 		    "                             core does, and a mispredicted branch waits for\n"
 		    "                             its guard (in Cc); bm-model/4's also waits for\n"
-		    "                             what a store forwards to the next pass's load\n"
+		    "                             what a store forwards to the next pass's load,\n"
+		    "                             and a prefetch instruction loads its line\n"
 		    "                             [bm-model/2]\n"
 		    "    --heap=no|yes            count the blocks the program allocates and their\n"
 		    "                             bytes (allocCount allocBytes), the peak and the\n"

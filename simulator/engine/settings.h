@@ -36,6 +36,8 @@ struct settings {
 	Bool memory_chains;             /* --core=bm-model/4: bm-model/3's, and a value a
 					 * store hands to the next execution's load is a
 					 * loop-carried chain (blockcost.h) */
+	Bool software_prefetch;         /* --core=bm-model/4: a prefetch instruction is a
+					 * load of its line (prefetch.h) */
 	Bool heap;                      /* --heap: allocCount allocBytes, peak, leaks (heap.h) */
 	Bool l2;                        /* --L2 given: I2mr D2mr D2mw, the prefetchers */
 	struct sim_geometry i1, d1, ll; /* --I1 --D1 --LL */
