@@ -50,8 +50,11 @@
  *   execution's load reads back by store-to-load forwarding: the store
  *   data's distance from the loaded value plus the forwarding's 4 cycles
  *   (Zen 4 and Golden Cove forward in 4 to 5 cycles where the addresses
- *   match; uops.info, Agner Fog).  A chain whose store and load are in
- *   different superblocks is not seen.
+ *   match; uops.info, Agner Fog), in a block that can jump to its own
+ *   start (a loop of one superblock).  A chain whose store and load are
+ *   in different superblocks is not seen, nor one in a block that is not
+ *   such a loop (a function's last block that updates its state: the
+ *   next execution is a call away).
  * - bm-model/3 only: a mispredicted conditional branch also waits for its
  *   guard, which the core computes before it learns that it guessed
  *   wrong: the longest chain from the block's entry (every register
@@ -470,6 +473,25 @@ static Bool same_address(const struct bases *b, const IRExpr *x, const IRExpr *y
 	return b->reg[p] >= 0 && b->reg[p] == b->reg[q] && b->offset[p] == b->offset[q];
 }
 
+/* Whether the block can jump to its own start (a loop of one superblock):
+ * only there does the next execution follow at once, to wait for what
+ * this one stored.  (A block run once between long stretches of other
+ * code, a hash's final block that updates its state, would otherwise be
+ * charged the forwarding too.) */
+static Bool loops_to_itself(const IRSB *sb)
+{
+	Addr start = 0;
+	for (Int s = 0; s < sb->stmts_used && !start; s++)
+		if (sb->stmts[s]->tag == Ist_IMark)
+			start = sb->stmts[s]->Ist.IMark.addr;
+	for (Int s = 0; s < sb->stmts_used; s++)
+		if (sb->stmts[s]->tag == Ist_Exit && sb->stmts[s]->Ist.Exit.dst->tag == Ico_U64 &&
+		    sb->stmts[s]->Ist.Exit.dst->Ico.U64 == start)
+			return True;
+	return sb->next->tag == Iex_Const && sb->next->Iex.Const.con->tag == Ico_U64 &&
+	       sb->next->Iex.Const.con->Ico.U64 == start;
+}
+
 /* The longest chain through memory: from a load's value to the data of
  * the block's last later store to the same address, which the next
  * execution's load gets by forwarding; -1 when there is none.  (regs
@@ -696,7 +718,7 @@ UInt block_cost(const IRSB *sb, UInt n, UInt *centi, Bool *chained, UInt *waits)
 		if (chase)
 			mark_chained(sb, &t, uses, n);
 	}
-	if (memory_chains)
+	if (memory_chains && loops_to_itself(sb))
 		longest = max_int(longest, memory_chain(sb, &t, regs, regs_loaded, nregs));
 
 	if (waits)
