@@ -98,16 +98,17 @@
  *
  * Notes on bm-model/4
  * -------------------
- * bm-model/3's formula and costs, over the events of its core with one
- * mechanism more (the engine's --core=bm-model/4, blockcost.c), on the
- * virtual CPU production code runs on:
+ * bm-model/3's formula and costs, over the events of its core with two
+ * mechanisms more (the engine's --core=bm-model/4: blockcost.c,
+ * prefetch.c), on the virtual CPU production code runs on:
  * - a value carried from one pass of a loop to the next through memory
  *   (a load, then a store of what it computed to the same address: a
  *   volatile or global counter, a field updated in place, a spilled
  *   accumulator, -O0 code), in a loop of one superblock, waits for
- *   store-to-load forwarding, 4 cycles a pass besides what it computes, where bm-model/3 lets the passes
- *   overlap as if it were free (1.5 cycles a pass of `x += i` on a
- *   volatile x, where current cores take 4 to 5);
+ *   store-to-load forwarding, 4 cycles a pass besides what it computes,
+ *   where bm-model/3 lets the passes overlap as if it were free (1.5
+ *   cycles a pass of `x += i` on a volatile x, where current cores take
+ *   4 to 5);
  * - a software prefetch is a load of its line (VEX drops it: the engine
  *   reads its address from the instruction's bytes), so code that hides
  *   its misses with prefetches finds its lines in the caches, as it does

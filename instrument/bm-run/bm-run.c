@@ -219,7 +219,8 @@ static void say_cpu_askers(const struct results_notes *n, enum bm_cpu cpu)
 		"bm-run: code in %s chose its path by what the CPU offers (cpuid), on bm's virtual CPU %s, which lacks %s%s "
 		"(docs/engine.md, \"The virtual CPUs\")\n",
 		n->cpu_askers, c->name, c->lacks,
-		c->server_offers_more ? "; for the paths server cores take, measure with --cpu x86-64-v3-server" : "");
+		cpu != CPU_X86_64_V3_SERVER ? "; for the paths server cores take, measure with --cpu x86-64-v3-server"
+					    : "");
 }
 
 /* A word on each benchmark whose numbers another run may not repeat

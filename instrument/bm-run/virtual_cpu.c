@@ -15,15 +15,13 @@
 
 static const struct virtual_cpu cpus[] = {
 	[CPU_X86_64_V1] = {"x86-64-v1", REPORT_CPU_X86_64_V1, sandbox_glibc_tunables_v1,
-			   "everything after SSE2 (SSE3 to SSE4.2, AVX, AVX2, BMI, PCLMULQDQ, AES, ...)", 1},
+			   "everything after SSE2 (SSE3 to SSE4.2, AVX, AVX2, BMI, PCLMULQDQ, AES, ...)"},
 	[CPU_X86_64_V3] = {"x86-64-v3", REPORT_CPU_X86_64_V3, sandbox_glibc_tunables_v3,
 			   "PCLMULQDQ, AES and ADX, which every server core since 2017 has, and AVX-512, VAES, "
-			   "VPCLMULQDQ, SHA, ERMS and FSRM, which some have",
-			   1},
+			   "VPCLMULQDQ, SHA, ERMS and FSRM, which some have"},
 	[CPU_X86_64_V3_SERVER] = {"x86-64-v3-server", REPORT_CPU_X86_64_V3_SERVER, sandbox_glibc_tunables_v3,
 				  "AVX-512, VAES, VPCLMULQDQ, SHA, ERMS and FSRM, which some production cores have and "
-				  "Valgrind does not run",
-				  0},
+				  "Valgrind does not run"},
 };
 
 const struct virtual_cpu *virtual_cpu(enum bm_cpu cpu)

@@ -24,8 +24,6 @@ struct virtual_cpu {
 	const char *glibc_tunables; /* GLIBC_TUNABLES (sandbox.h) */
 	/* What production cores have that it does not offer, in words. */
 	const char *lacks;
-	/* Whether x86-64-v3-server offers more of it. */
-	int server_offers_more;
 };
 
 const struct virtual_cpu *virtual_cpu(enum bm_cpu cpu);

@@ -36,13 +36,10 @@ void cpu_askers_note(Addr at)
 		if (VG_(strcmp)(askers[i], name) == 0)
 			return;
 	askers[naskers++] = VG_(strdup)("bm.cpu_asker", name);
-	text[0] = 0;
-	for (Int i = 0; i < naskers; i++) {
-		if (VG_(strlen)(text) + VG_(strlen)(askers[i]) + 3 >= TEXT_MAX)
-			break;
-		if (i)
+	if (VG_(strlen)(text) + VG_(strlen)(name) + 3 < TEXT_MAX) {
+		if (naskers > 1)
 			VG_(strcat)(text, ", ");
-		VG_(strcat)(text, askers[i]);
+		VG_(strcat)(text, name);
 	}
 }
 

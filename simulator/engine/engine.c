@@ -335,8 +335,8 @@ static void post_clo_init(void)
 	instr_table_init();
 	branch_clear();
 	events_enable(clo.branch_sim, clo.l2, clo.block_cost, clo.heap);
-	block_cost_core(clo.current_core, clo.memory_chains);
-	if (clo.software_prefetch)
+	block_cost_core(clo.core >= CORE_BM_MODEL_3, clo.core >= CORE_BM_MODEL_4);
+	if (clo.core >= CORE_BM_MODEL_4)
 		prefetch_init();
 	callgraph_init();
 	vclock_init();

@@ -131,6 +131,20 @@ static IRExpr *c64(ULong v)
 	return IRExpr_Const(IRConst_U64(v));
 }
 
+/* A prefetch's address (prefetch.h), from the guest's registers at this
+ * point of out. */
+static IRExpr *prefetch_address(IRSB *out, const struct prefetch_operand *op)
+{
+	IRExpr *sum = op->base >= 0 ? tmp64(out, IRExpr_Get(op->base, Ity_I64)) : c64(0);
+	if (op->index >= 0) {
+		IRExpr *index = tmp64(out, IRExpr_Get(op->index, Ity_I64));
+		if (op->scale)
+			index = tmp64(out, IRExpr_Binop(Iop_Shl64, index, IRExpr_Const(IRConst_U8((UChar)op->scale))));
+		sum = tmp64(out, IRExpr_Binop(Iop_Add64, sum, index));
+	}
+	return op->disp ? tmp64(out, IRExpr_Binop(Iop_Add64, sum, c64((ULong)op->disp))) : sum;
+}
+
 /* A 1-bit temporary holding a op b. */
 static IRExpr *test1(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
 {
@@ -697,7 +711,7 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		p.ninstrs = count_instrs(in);
 		p.centi = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.centi);
 		p.chained = VG_(malloc)("bm.pass.cost", (p.ninstrs ? p.ninstrs : 1) * sizeof *p.chained);
-		if (clo.current_core && clo.branch_sim) {
+		if (clo.core >= CORE_BM_MODEL_3 && clo.branch_sim) {
 			p.stmt_waits = VG_(malloc)("bm.pass.cost", (in->stmts_used ? in->stmts_used : 1) * sizeof(UInt));
 			p.waits = VG_(calloc)("bm.pass.cost", p.ninstrs ? p.ninstrs : 1, sizeof(UInt));
 		}
@@ -745,9 +759,9 @@ IRSB *engine_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			VG_(addToXA)(p.instrs, &p.cur);
 			count_in_segment(&p, EV_IR);
 			/* bm-model/4: a software prefetch loads its line. */
-			IRExpr *prefetched;
-			if (clo.software_prefetch && !p.lean && prefetch_address(a, len, p.out, &prefetched))
-				data(&p, False, prefetched, 1, NULL);
+			struct prefetch_operand op;
+			if (clo.core >= CORE_BM_MODEL_4 && !p.lean && prefetch_operand(a, len, &op))
+				data(&p, False, prefetch_address(p.out, &op), 1, NULL);
 			break;
 		}
 		case Ist_WrTmp:

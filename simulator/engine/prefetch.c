@@ -6,6 +6,7 @@
  * taken): see prefetch.h. */
 #include "prefetch.h"
 
+#include "libvex.h"
 #include "libvex_guest_offsets.h"
 
 /* The core's VEX settings, which Valgrind's LibVEX_Init takes at the
@@ -28,18 +29,6 @@ void prefetch_init(void)
 static Int reg_offset(UInt n)
 {
 	return OFFSET_amd64_RAX + 8 * (Int)n;
-}
-
-static IRExpr *atom(IRSB *out, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, Ity_I64);
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
-static IRExpr *reg(IRSB *out, UInt n)
-{
-	return atom(out, IRExpr_Get(reg_offset(n), Ity_I64));
 }
 
 static Int disp32(const UChar *b)
@@ -70,61 +59,48 @@ static Bool prefetch_opcode(const UChar *b, UInt len, UInt *rex, UInt *modrm)
 	return True;
 }
 
-Bool prefetch_address(Addr a, UInt len, IRSB *out, IRExpr **addr)
+Bool prefetch_operand(Addr a, UInt len, struct prefetch_operand *op)
 {
 	const UChar *b = (const UChar *)a;
 	UInt rex, at;
 	if (len > 15 || !prefetch_opcode(b, len, &rex, &at))
 		return False;
 	UInt m = b[at], mod = m >> 6, rm = (m & 7) | (rex & 1) << 3, i = at + 1;
-	IRExpr *base = NULL, *index = NULL;
-	UInt scale = 0;
-	Long disp = 0;
 	Bool rip = False;
+	*op = (struct prefetch_operand){.base = -1, .index = -1};
 	if ((m & 7) == 4) { /* a SIB byte */
 		if (i >= len)
 			return False;
 		UInt sib = b[i++], idx = ((sib >> 3) & 7) | (rex & 2) << 2, bs = (sib & 7) | (rex & 1) << 3;
-		scale = sib >> 6;
+		op->scale = sib >> 6;
 		if (idx != 4)
-			index = reg(out, idx);
+			op->index = reg_offset(idx);
 		if ((sib & 7) == 5 && mod == 0) {
 			if (i + 4 > len)
 				return False;
-			disp = disp32(b + i);
+			op->disp = disp32(b + i);
 			i += 4;
 		} else {
-			base = reg(out, bs);
+			op->base = reg_offset(bs);
 		}
 	} else if ((m & 7) == 5 && mod == 0) {
 		rip = True;
 	} else {
-		base = reg(out, rm);
+		op->base = reg_offset(rm);
 	}
 	if (mod == 1) {
 		if (i + 1 > len)
 			return False;
-		disp += (Char)b[i++];
+		op->disp += (Char)b[i++];
 	} else if (mod == 2 || rip) {
 		if (i + 4 > len)
 			return False;
-		disp += disp32(b + i);
+		op->disp += disp32(b + i);
 		i += 4;
 	}
 	if (i != len)
 		return False; /* not the whole instruction: not one this reads */
-	if (rip) {
-		*addr = atom(out, IRExpr_Const(IRConst_U64((ULong)a + len + (ULong)disp)));
-		return True;
-	}
-	IRExpr *sum = base ? base : atom(out, IRExpr_Const(IRConst_U64(0)));
-	if (index) {
-		IRExpr *scaled = scale ? atom(out, IRExpr_Binop(Iop_Shl64, index, IRExpr_Const(IRConst_U8((UChar)scale))))
-				       : index;
-		sum = atom(out, IRExpr_Binop(Iop_Add64, sum, scaled));
-	}
-	if (disp)
-		sum = atom(out, IRExpr_Binop(Iop_Add64, sum, IRExpr_Const(IRConst_U64((ULong)disp))));
-	*addr = sum;
+	if (rip)
+		op->disp += (Long)(a + len); /* from the next instruction */
 	return True;
 }

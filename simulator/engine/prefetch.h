@@ -8,12 +8,11 @@
  * if it did not.  Under --core=bm-model/4 the engine reads the
  * instruction's bytes itself and counts it as a one-byte load of its
  * address: the line comes into the caches, and the load that needs it
- * later finds it there (docs/engine.md "bm-model/4's counting"). */
+ * later finds it there (docs/cycle-model.md, "bm-model/4"). */
 #ifndef BM_ENGINE_PREFETCH_H
 #define BM_ENGINE_PREFETCH_H
 
 #include "pub_tool_basics.h"
-#include "pub_tool_tooliface.h"
 
 /* Before the first translation: every guest register is kept up to date
  * at each instruction (Valgrind's --vex-iropt-register-updates=
@@ -22,10 +21,18 @@
  * is often such a register, its only reader the prefetch VEX dropped. */
 void prefetch_init(void);
 
+/* The address a prefetch names: base + (index << scale) + disp, base
+ * and index the guest state offsets of general registers (-1: none; a
+ * RIP-relative address is disp alone). */
+struct prefetch_operand {
+	Int base, index;
+	UInt scale;
+	Long disp;
+};
+
 /* When the guest instruction at a (len bytes) is a software prefetch of
  * a memory operand this decoder knows (no FS or GS segment, 64-bit
- * addresses): True, with *addr an atom of out holding the address it
- * prefetches, computed from the guest's registers at that point of out. */
-Bool prefetch_address(Addr a, UInt len, IRSB *out, IRExpr **addr);
+ * addresses): True, with *op its address. */
+Bool prefetch_operand(Addr a, UInt len, struct prefetch_operand *op);
 
 #endif

@@ -97,13 +97,9 @@ Bool settings_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "expected SIZE,ASSOC,LINE\n");
 		clo.l2 = True;
 	} else if VG_BOOL_CLO (arg, "--block-cost", clo.block_cost) {
-	} else if VG_STREQ (arg, "--core=bm-model/2") {
-		clo.current_core = clo.memory_chains = clo.software_prefetch = False;
-	} else if VG_STREQ (arg, "--core=bm-model/3") {
-		clo.current_core = True;
-		clo.memory_chains = clo.software_prefetch = False;
-	} else if VG_STREQ (arg, "--core=bm-model/4") {
-		clo.current_core = clo.memory_chains = clo.software_prefetch = True;
+	} else if VG_XACT_CLO (arg, "--core=bm-model/2", clo.core, CORE_BM_MODEL_2) {
+	} else if VG_XACT_CLO (arg, "--core=bm-model/3", clo.core, CORE_BM_MODEL_3) {
+	} else if VG_XACT_CLO (arg, "--core=bm-model/4", clo.core, CORE_BM_MODEL_4) {
 	} else if VG_STR_CLO (arg, "--core", s) {
 		VG_(fmsg_bad_option)(arg, "expected bm-model/2, bm-model/3 or bm-model/4\n");
 	} else if VG_BOOL_CLO (arg, "--heap", clo.heap) {

@@ -21,6 +21,16 @@ enum engine_cpu {
 	CPU_HOST,      /* what VEX answers on this host (by hand, to compare with callgrind) */
 };
 
+/* The core --block-cost describes (--core), each the one before and more. */
+enum engine_core {
+	CORE_BM_MODEL_2, /* a 2017 core's division */
+	CORE_BM_MODEL_3, /* a current core's division, and a misprediction waits
+			  * for its guard (blockcost.h) */
+	CORE_BM_MODEL_4, /* a value a store hands to the next execution's load
+			  * is a loop-carried chain (blockcost.h), and a prefetch
+			  * instruction is a load of its line (prefetch.h) */
+};
+
 /* The most --zero-before, --dump-before and --clear-before options taken, each. */
 #define FN_HOOKS_MAX 8
 
@@ -31,13 +41,7 @@ struct settings {
 	Bool dump_instr;                /* --dump-instr: a cost line per instruction */
 	Bool branch_sim;                /* --branch-sim: Bc Bcm Bi Bim (branchsim.h) */
 	Bool block_cost;                /* --block-cost: Cc and the chained loads' misses */
-	Bool current_core;              /* --core=bm-model/3: a current core's division, and
-					 * a misprediction waits for its guard (blockcost.h) */
-	Bool memory_chains;             /* --core=bm-model/4: bm-model/3's, and a value a
-					 * store hands to the next execution's load is a
-					 * loop-carried chain (blockcost.h) */
-	Bool software_prefetch;         /* --core=bm-model/4: a prefetch instruction is a
-					 * load of its line (prefetch.h) */
+	enum engine_core core;          /* --core */
 	Bool heap;                      /* --heap: allocCount allocBytes, peak, leaks (heap.h) */
 	Bool l2;                        /* --L2 given: I2mr D2mr D2mw, the prefetchers */
 	struct sim_geometry i1, d1, ll; /* --I1 --D1 --LL */

@@ -12,10 +12,8 @@ need_engine
 # The default model (make check's is bm-model/1), on its CPU, x86-64-v3
 # where the host can run it (tests/cli/cpu.sh).
 unset BM_MODEL BM_CPU
-v3=yes
-for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm rdrand; do
-	grep -q "^flags.* $flag\( \|\$\)" /proc/cpuinfo || v3=
-done
+v3=
+[ -z "$(host_lacks_v3)" ] && grep -q '^flags.* rdrand\( \|$\)' /proc/cpuinfo && v3=yes
 [ -n "$v3" ] || export BM_CPU=x86-64-v1
 WORLD="$PROGRAMS/world"
 cd "$scratch" || exit 1

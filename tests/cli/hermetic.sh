@@ -17,11 +17,7 @@ need_engine
 cd "$scratch" || exit 1
 prog="$PROGRAMS/hermetic"
 model="--model bm-model/1 --branch-sim"
-v3=yes
-for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm; do
-	grep -q "^flags.* $flag\( \|\$\)" /proc/cpuinfo || v3=no
-done
-[ $v3 = yes ] && model="--model bm-model/3"
+[ -z "$(host_lacks_v3)" ] && model="--model bm-model/3"
 echo "# measured with $model"
 
 # A directory of libraries the program never loads: 60 of them, with

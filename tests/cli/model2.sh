@@ -42,13 +42,12 @@ check_eq "the engine's --core of another model: refused, the choices named" "1 1
 	"$? $(grep -c 'expected bm-model/2, bm-model/3 or bm-model/4' core.err)"
 
 # bm-model/2 runs on x86-64-v3 by default, which needs the host to run it.
-for flag in avx avx2 bmi1 bmi2 fma f16c movbe abm; do
-	if ! grep -q "^flags.* $flag\( \|\$\)" /proc/cpuinfo; then
-		ok "# SKIP the rest: this host is not x86-64-v3 (no $flag)"
-		done_testing
-		exit 0
-	fi
-done
+lacks=$(host_lacks_v3)
+if [ -n "$lacks" ]; then
+	ok "# SKIP the rest: this host is not x86-64-v3 (no $lacks)"
+	done_testing
+	exit 0
+fi
 
 # -- what runs --
 "$BM_RUN" --model bm-model/2 --print-command -- "$PROG" >m2.cmd 2>&1
